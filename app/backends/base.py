@@ -1,0 +1,118 @@
+"""The one async interface every server is reached through, and its typed errors.
+
+Nothing under backends/ imports Textual: the UI calls these methods from workers and
+shows the models they return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, Protocol, runtime_checkable
+
+from app.models import (
+    Assistant,
+    Capabilities,
+    GraphInfo,
+    RunEvent,
+    RunRequest,
+    ThreadQuery,
+    ThreadState,
+    ThreadSummary,
+)
+
+
+class BackendError(Exception):
+    """Base of every error a backend raises. `str(err)` is fit to show a person."""
+
+    hint: str = ""
+
+    def __init__(self, message: str, *, hint: str = "", status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint or self.hint
+        self.status = status
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NotFound(BackendError):
+    hint = "It may have been deleted: refresh the list."
+
+
+class Conflict(BackendError):
+    hint = "The thread is busy or the id exists already: wait, or cancel the run."
+
+
+class Invalid(BackendError):
+    hint = "Check what you typed and try again."
+
+
+class Unauthorized(BackendError):
+    hint = "Check the API key (--api-key or LANGGRAPH_API_KEY)."
+
+
+class Unreachable(BackendError):
+    hint = "Is the server running? Check the URL."
+
+
+class ServerError(BackendError):
+    hint = "The server failed; its log may say why."
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """An agent server, seen through the models in app.models."""
+
+    url: str
+    capabilities: Capabilities
+
+    async def check(self) -> dict[str, Any]:
+        """Ask the server who it is; raises Unreachable / Unauthorized."""
+
+    async def close(self) -> None: ...
+
+    # threads
+    async def search_threads(self, query: ThreadQuery) -> list[ThreadSummary]: ...
+    async def count_threads(self, query: ThreadQuery) -> int | None: ...
+    async def get_thread(self, thread_id: str) -> ThreadSummary: ...
+    async def create_thread(
+        self,
+        *,
+        thread_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        graph_id: str | None = None,
+        supersteps: list[dict[str, Any]] | None = None,
+    ) -> ThreadSummary: ...
+    async def copy_thread(self, thread_id: str) -> ThreadSummary: ...
+    async def update_metadata(self, thread_id: str, metadata: dict[str, Any]) -> ThreadSummary: ...
+    async def delete_thread(self, thread_id: str) -> None: ...
+
+    # state and history
+    async def get_state(self, thread_id: str, checkpoint_id: str | None = None) -> ThreadState: ...
+    async def get_history(
+        self, thread_id: str, *, limit: int = 20, before: str | None = None
+    ) -> list[ThreadState]: ...
+    async def update_state(
+        self,
+        thread_id: str,
+        values: dict[str, Any] | None,
+        *,
+        as_node: str | None = None,
+        checkpoint_id: str | None = None,
+    ) -> str:
+        """Write values (fork when checkpoint_id is older than the head); returns the new checkpoint id."""
+
+    # runs
+    def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]: ...
+    def join_stream(
+        self, thread_id: str, run_id: str | None = None, last_event_id: str | None = None
+    ) -> AsyncIterator[RunEvent]: ...
+    async def active_run(self, thread_id: str) -> str | None:
+        """The id of the run in progress on this thread, if any."""
+    async def cancel_run(self, thread_id: str, run_id: str, action: str = "interrupt") -> None: ...
+
+    # assistants and graphs
+    async def list_assistants(self) -> list[Assistant]: ...
+    async def get_graph(self, assistant_id: str, xray: bool = False) -> GraphInfo: ...
+    async def get_schemas(self, assistant_id: str) -> dict[str, Any]: ...

@@ -1,0 +1,199 @@
+"""Start, watch and stop the embedded LangGraph Agent Server as a subprocess.
+
+The server runs in its own process (run in-process it writes to the terminal and loses
+data on exit). It gets a port picked here (the server silently swaps a busy port for a
+random one), quiet env vars (no analytics, no version check), a working directory of its
+own (its data lives there) and a log file. A watchdog in the child stops it if this
+process dies, so no server is left behind even after a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+DEMO_GRAPH = Path(__file__).parent / "demo" / "agent.py"
+QUIET_ENV = {
+    "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+    "LANGGRAPH_NO_VERSION_CHECK": "true",
+    "LANGSMITH_TRACING": "false",
+    "LANGCHAIN_TRACING_V2": "false",
+    "PYTHONUNBUFFERED": "1",
+}
+LOG_TAIL_LINES = 12
+
+
+class LaunchError(Exception):
+    """The embedded server did not come up; the message quotes its log."""
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def graph_config(graph: str | None = None, config: Path | None = None) -> dict:
+    """The langgraph.json the server runs: the demo agent, FILE.py:ATTR, or the user's config.
+
+    Graph paths are made absolute because the server resolves them against its working
+    directory, not the json's folder.
+    """
+    if config is not None:
+        config = config.resolve()
+        data = json.loads(config.read_text())
+        graphs = data.get("graphs")
+        if not isinstance(graphs, dict) or not graphs:
+            raise LaunchError(f"{config} has no \"graphs\" section.")
+        data["graphs"] = {
+            name: _absolute_spec(spec, config.parent) for name, spec in graphs.items()
+        }
+        if isinstance(data.get("env"), str):
+            data["env"] = str((config.parent / data["env"]).resolve())
+        data["dependencies"] = [
+            str((config.parent / dep).resolve()) if dep.startswith(".") else dep
+            for dep in data.get("dependencies", ["."])
+        ]
+        return data
+    if graph is not None:
+        path, sep, attr = graph.rpartition(":")
+        if not sep or not path or not attr:
+            raise LaunchError(f"--graph wants FILE.py:ATTR, got {graph!r}.")
+        file = Path(path).expanduser().resolve()
+        if not file.is_file():
+            raise LaunchError(f"--graph: no such file {file}.")
+        return {"graphs": {"agent": f"{file}:{attr}"}, "dependencies": [str(file.parent)]}
+    return {"graphs": {"agent": f"{DEMO_GRAPH}:graph"}, "dependencies": [str(DEMO_GRAPH.parent)]}
+
+
+def _absolute_spec(spec: object, base: Path) -> object:
+    if isinstance(spec, dict):  # {"path": "...", "description": ...}
+        return {**spec, "path": _absolute_spec(spec.get("path", ""), base)}
+    if not isinstance(spec, str):
+        return spec
+    path, sep, attr = spec.rpartition(":")
+    if sep and (path.endswith(".py") or "/" in path):
+        return f"{(base / path).resolve()}:{attr}"
+    return spec  # a module path like "pkg.module:graph"
+
+
+@dataclass
+class EmbeddedServer:
+    data_dir: Path
+    graph: str | None = None
+    config: Path | None = None
+    persist: bool = True
+    port: int = 0
+    process: subprocess.Popen | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def server_dir(self) -> Path:
+        """One folder (and so one set of threads) per served graph configuration."""
+        spec = json.dumps(graph_config(self.graph, self.config)["graphs"], sort_keys=True)
+        name = "demo" if self.graph is None and self.config is None else hashlib.sha1(
+            spec.encode()
+        ).hexdigest()[:12]
+        return self.data_dir / "servers" / name
+
+    @property
+    def log_path(self) -> Path:
+        return self.server_dir / "server.log"
+
+    def start(self) -> None:
+        """Spawn the server; returns at once (see wait_ready)."""
+        server_dir = self.server_dir
+        server_dir.mkdir(parents=True, exist_ok=True)
+        config_path = server_dir / "langgraph.json"
+        config_path.write_text(json.dumps(graph_config(self.graph, self.config), indent=2))
+        self.port = self.port or free_port()
+        env = {**os.environ, **QUIET_ENV}
+        if not self.persist:
+            env["LANGGRAPH_DISABLE_FILE_PERSISTENCE"] = "true"
+        log = open(self.log_path, "ab")
+        log.write(f"\n--- threadbench starting server on port {self.port} ---\n".encode())
+        log.flush()
+        self._log_start = self.log_path.stat().st_size
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "app.embedded.serve",
+                "--parent-pid", str(os.getpid()),
+                "--config", str(config_path),
+                "--port", str(self.port),
+            ],
+            cwd=server_dir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+
+    def poll_ready(self) -> bool:
+        """True once the server answers on our port; raises LaunchError if it died."""
+        if self.process is None:
+            raise LaunchError("The embedded server was not started.")
+        if self.process.poll() is not None:
+            raise LaunchError(self._failure_text())
+        try:
+            response = httpx.get(f"{self.url}/ok", timeout=0.5)
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.poll_ready():
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise LaunchError(
+            f"The embedded server did not answer on port {self.port} within {timeout:.0f} s. "
+            f"Its log: {self.log_path}"
+        )
+
+    def stop(self, timeout: float = 8.0) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(2)
+
+    def log_tail(self) -> str:
+        try:
+            with open(self.log_path, "rb") as log:
+                log.seek(getattr(self, "_log_start", 0))
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return ""
+        lines = [line for line in text.splitlines() if line.strip()]
+        return "\n".join(lines[-LOG_TAIL_LINES:])
+
+    def _failure_text(self) -> str:
+        code = self.process.returncode if self.process else None
+        return (
+            f"The embedded LangGraph server exited at start-up (status {code}), usually because "
+            f"the graph failed to import. Its last log lines ({self.log_path}):\n{self.log_tail()}"
+        )

@@ -1,0 +1,35 @@
+"""Shared fixtures: the real LangGraph server, started once per test session.
+
+The server runs every graph in tests/graphs/langgraph.json (the demo agent as "agent",
+plus small graphs made for particular tests) on a free port with persistence off.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.embedded.launcher import EmbeddedServer
+
+GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
+
+
+@pytest.fixture(scope="session")
+def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
+    server = EmbeddedServer(
+        data_dir=tmp_path_factory.mktemp("langgraph-server"),
+        config=GRAPHS_CONFIG,
+        persist=False,
+    )
+    server.start()
+    try:
+        server.wait_ready(timeout=90)
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def server_url(langgraph_server: EmbeddedServer) -> str:
+    return langgraph_server.url
