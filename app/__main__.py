@@ -1,0 +1,135 @@
+"""The `threadbench` command.
+
+    threadbench                          embedded server + the bundled demo agent
+    threadbench --graph my_graph.py:graph  embedded server running your graph
+    threadbench --url http://host:2024   any LangGraph Agent Server (or a 10xGraph server)
+
+Errors the user can fix (a bad URL, an unreachable server, a graph that does not import)
+print one paragraph and exit with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from urllib.parse import urlparse
+
+from app.config import Settings, default_data_dir
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Something the user can fix; printed as one paragraph, exit status 2."""
+
+
+def app_version() -> str:
+    try:
+        return version("threadbench")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="threadbench",
+        description="A keyboard-first terminal workbench for agent conversation threads. "
+        "With no --url it starts an embedded LangGraph server with an offline demo agent.",
+    )
+    parser.add_argument("--url", help="an Agent Server to connect to (LangGraph or 10xGraph)")
+    parser.add_argument(
+        "--api-key",
+        help="API key for --url (default: $LANGGRAPH_API_KEY, $LANGSMITH_API_KEY)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["auto", "langgraph", "10xgraph"],
+        default="auto",
+        help="server kind for --url (default: detect it)",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--graph", metavar="FILE.py:ATTR", help="serve your own graph embedded")
+    source.add_argument(
+        "--config", metavar="langgraph.json", type=Path, help="serve a langgraph.json embedded"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help=f"where threads and logs are kept (default: {default_data_dir()})",
+    )
+    parser.add_argument("--debug", action="store_true", help="verbose log file")
+    parser.add_argument("--version", action="version", version=f"threadbench {app_version()}")
+    return parser
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    if args.url and (args.graph or args.config):
+        raise UsageError("--url connects to a running server; --graph and --config start one. Use one or the other.")
+    settings = Settings(
+        url=check_url(args.url) if args.url else None,
+        api_key=args.api_key,
+        backend=args.backend,
+        graph=args.graph,
+        config=args.config,
+        debug=args.debug,
+    )
+    if args.data_dir is not None:
+        settings.data_dir = args.data_dir.expanduser().resolve()
+    if settings.config is not None and not settings.config.is_file():
+        raise UsageError(f"--config: no such file {settings.config}.")
+    return settings
+
+
+def check_url(url: str) -> str:
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise UsageError(
+            f"--url {url!r} is not a server address: it should look like http://127.0.0.1:2024 "
+            "or https://my-deployment.us.langgraph.app."
+        )
+    return url.rstrip("/")
+
+
+def probe_server(settings: Settings) -> str:
+    """Reach the server before the UI starts; returns the backend kind to use."""
+    import asyncio
+
+    from app.backends.base import BackendError
+    from app.backends.detect import detect_backend_kind
+
+    assert settings.url is not None
+    try:
+        detected = asyncio.run(detect_backend_kind(settings.url, settings.effective_api_key()))
+        return detected if settings.backend == "auto" else settings.backend
+    except BackendError as error:
+        raise UsageError(
+            f"Cannot reach an agent server at {settings.url}: {error}. {error.hint} "
+            "Start it (for example `langgraph dev`) or run threadbench without --url to use "
+            "the embedded server."
+        ) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = settings_from_args(args)
+        kind = probe_server(settings) if settings.url else "langgraph"
+    except UsageError as error:
+        print(f"threadbench: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+    from app.ui.app import ThreadbenchApp
+
+    app = ThreadbenchApp(settings, backend_kind=kind)
+    try:
+        app.run()
+    finally:
+        app.stop_embedded_server()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

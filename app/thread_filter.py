@@ -1,0 +1,87 @@
+"""The thread search box's little language.
+
+    status:interrupted  key=value  graph:agent  id:3f2a  free text words
+
+Structured parts go to the server (status, metadata, graph); an id prefix and free text
+are matched here, against each page the server returns.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.models import ThreadQuery, ThreadSummary
+
+STATUSES = ("idle", "busy", "interrupted", "error")
+
+
+@dataclass
+class ThreadFilter:
+    status: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    graph_id: str = ""
+    id_prefix: str = ""
+    words: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def is_local(self) -> bool:
+        """True when some rows the server returns may be filtered out here."""
+        return bool(self.id_prefix or self.words)
+
+    def query(self, sort_by: str, sort_order: str, limit: int, offset: int) -> ThreadQuery:
+        return ThreadQuery(
+            status=self.status,  # type: ignore[arg-type]
+            metadata=self.metadata,
+            graph_id=self.graph_id,
+            sort_by=sort_by,  # type: ignore[arg-type]
+            sort_order=sort_order,  # type: ignore[arg-type]
+            limit=limit,
+            offset=offset,
+        )
+
+    def matches(self, thread: ThreadSummary) -> bool:
+        if self.id_prefix and not thread.thread_id.startswith(self.id_prefix):
+            return False
+        haystack = f"{thread.title} {thread.thread_id}".casefold()
+        return all(word in haystack for word in self.words)
+
+
+def _value(text: str) -> Any:
+    """`n=3` filters on the number 3, `ok=true` on a boolean, anything else on a string."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_filter(text: str) -> ThreadFilter:
+    result = ThreadFilter()
+    try:
+        tokens = shlex.split(text)
+    except ValueError:  # an unbalanced quote: take the words as they are
+        tokens = text.split()
+    for token in tokens:
+        key, sep, value = token.partition(":")
+        if sep and key in ("status", "graph", "id") and value:
+            if key == "status":
+                if value in STATUSES:
+                    result.status = value
+                else:
+                    result.problems.append(
+                        f"unknown status {value!r} (use {', '.join(STATUSES)})"
+                    )
+            elif key == "graph":
+                result.graph_id = value
+            else:
+                result.id_prefix = value.lower()
+            continue
+        key, sep, value = token.partition("=")
+        if sep and key:
+            result.metadata[key] = _value(value)
+            continue
+        result.words.append(token.casefold())
+    return result

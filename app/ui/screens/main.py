@@ -1,0 +1,605 @@
+"""The main screen: thread sidebar, chat pane, inspector.
+
+Widgets post Messages; this screen turns them into backend calls in workers and puts the
+results back into the widgets. Exclusive worker groups make a newer request cancel an
+older one that it makes moot (a search keystroke, opening another thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from app.backends.base import BackendError
+from app.normalize import messages_from_values
+from app.models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
+from app.streaming import pump
+from app.thread_filter import ThreadFilter, parse_filter
+from app.ui.text import clean, one_line
+from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.new_thread import NewThreadScreen
+from app.ui.screens.prompt import PromptScreen
+from app.ui.widgets.chat_log import ChatLog
+from app.ui.widgets.composer import Composer
+from app.ui.widgets.inspector import Inspector
+from app.ui.widgets.run_status import RunStatus
+from app.ui.widgets.thread_list import ThreadList
+from app.ui.widgets.thread_sidebar import ThreadSidebar
+
+if TYPE_CHECKING:
+    from app.ui.app import ThreadbenchApp
+
+PAGE_SIZE = 50
+MAX_FILL_PAGES = 20
+"""With a local filter (free text), fetch at most this many pages to fill the screen."""
+STATUS_POLL_SECONDS = 5.0
+
+
+class MainScreen(Screen):
+    app: "ThreadbenchApp"
+
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search", id="main.search"),
+        Binding("n", "new_thread", "New", id="main.new"),
+        Binding("ctrl+n", "new_thread", "New thread", show=False, priority=True, id="main.new_anywhere"),
+        Binding("c", "copy_thread", "Copy", id="main.copy"),
+        Binding("r,f2", "rename_thread", "Rename", id="main.rename"),
+        Binding("delete,x", "delete_thread", "Delete", id="main.delete"),
+        Binding("s", "cycle_sort", "Sort", id="main.sort"),
+        Binding("ctrl+r", "refresh", "Refresh", priority=True, id="main.refresh"),
+        Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel"),
+        Binding("i", "focus_composer", "Compose", id="main.compose"),
+        Binding("escape", "focus_threads", "Threads", show=False, id="main.threads"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filter: ThreadFilter = ThreadFilter()
+        self.thread_id: str | None = None
+        self.thread_state: ThreadState | None = None
+        self.run_id: str | None = None
+        self.drafts: dict[str, str] = {}
+        self._offset = 0
+        self._loading_more = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            yield ThreadSidebar(clock=self.app.clock, id="sidebar")
+            with Vertical(id="chat-pane"):
+                yield Static(id="chat-header")
+                yield ChatLog(id="chat-log")
+                yield RunStatus(id="run-status")
+                yield Composer(id="composer")
+            yield Inspector(id="inspector")
+        yield Footer()
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    @property
+    def sidebar(self) -> ThreadSidebar:
+        return self.query_one(ThreadSidebar)
+
+    @property
+    def thread_list(self) -> ThreadList:
+        return self.query_one("#thread-list", ThreadList)
+
+    @property
+    def chat(self) -> ChatLog:
+        return self.query_one("#chat-log", ChatLog)
+
+    @property
+    def composer(self) -> Composer:
+        return self.query_one("#composer", Composer)
+
+    @property
+    def run_status(self) -> RunStatus:
+        return self.query_one("#run-status", RunStatus)
+
+    def report(self, error: BaseException, doing: str) -> None:
+        """Tell the user what failed and what to do; never crash on a server error."""
+        if isinstance(error, BackendError):
+            text = f"{doing} failed: {error}"
+            if error.hint:
+                text += f"\n{error.hint}"
+        else:
+            text = f"{doing} failed: {type(error).__name__}: {error}"
+        self.app.log_error(text)
+        self.notify(clean(text), severity="error", timeout=8, markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-header", Static).update(Content.styled("no thread open", "dim"))
+        if self.app.backend is None:
+            self.sidebar.show_note(self.app.starting_text)
+            self.run_status.show("starting", self.app.starting_text)
+        else:
+            self.backend_ready()
+        self.thread_list.focus()
+
+    def backend_ready(self) -> None:
+        self.run_status.show("idle", "")
+        self.load_threads()
+        self.set_interval(STATUS_POLL_SECONDS, self.poll_statuses)
+
+    # -- thread list ---------------------------------------------------------------------------
+
+    @on(Input.Changed, "#thread-search")
+    def search_changed(self, event: Input.Changed) -> None:
+        self.filter = parse_filter(event.value)
+        if self.filter.problems:
+            self.notify("; ".join(self.filter.problems), severity="warning", timeout=4, markup=False)
+        self.load_threads()
+
+    @on(Input.Submitted, "#thread-search")
+    def search_submitted(self) -> None:
+        self.thread_list.focus()
+
+    @work(exclusive=True, group="threads")
+    async def load_threads(self) -> None:
+        """Load the first page for the current filter and sort (a new search cancels this)."""
+        backend = self.app.backend
+        if backend is None:
+            return
+        sort_by, order, _ = self.sidebar.sort
+        flt = self.filter
+        try:
+            count_task = asyncio.create_task(backend.count_threads(flt.query(sort_by, order, 1, 0)))
+            shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
+            self._offset = offset
+            self.thread_list.set_threads(shown, exhausted=exhausted)
+            total = await count_task if backend.capabilities.count else None
+        except BackendError as error:
+            self.report(error, "Loading threads")
+            return
+        note = "filtered here" if flt.is_local else ""
+        self.sidebar.show_counts(len(shown), total if not flt.is_local else None, note)
+        if self.thread_id is None and shown and self.thread_list.highlighted is None:
+            self.thread_list.highlighted = 0
+
+    async def _fetch_filled(
+        self, flt: ThreadFilter, offset: int, want: int
+    ) -> tuple[list[ThreadSummary], int, bool]:
+        """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""
+        backend = self.app.backend
+        assert backend is not None
+        sort_by, order, _ = self.sidebar.sort
+        shown: list[ThreadSummary] = []
+        for _ in range(MAX_FILL_PAGES if flt.is_local else 1):
+            page = await backend.search_threads(flt.query(sort_by, order, PAGE_SIZE, offset))
+            offset += len(page)
+            shown.extend(t for t in page if flt.matches(t))
+            if len(page) < PAGE_SIZE:
+                return shown, offset, True
+            if len(shown) >= want:
+                break
+        return shown, offset, False
+
+    @on(ThreadList.NeedMore)
+    def need_more(self) -> None:
+        if not self._loading_more:
+            self._loading_more = True
+            self.load_more_threads()
+
+    @work(exclusive=True, group="more-threads")
+    async def load_more_threads(self) -> None:
+        try:
+            flt = self.filter
+            shown, offset, exhausted = await self._fetch_filled(flt, self._offset, PAGE_SIZE)
+            if flt is not self.filter:
+                return  # the search changed while this page was in flight
+            self._offset = offset
+            self.thread_list.append_threads(shown, exhausted=exhausted)
+            counts = self.query_one("#thread-counts", Static)
+            if counts.visual is not None:
+                total = None if flt.is_local else await self.app.backend.count_threads(  # type: ignore[union-attr]
+                    flt.query(*self.sidebar.sort[:2], 1, 0)
+                )
+                self.sidebar.show_counts(len(self.thread_list.threads), total, "filtered here" if flt.is_local else "")
+        except BackendError as error:
+            self.report(error, "Loading more threads")
+        finally:
+            self._loading_more = False
+
+    async def poll_statuses(self) -> None:
+        """Keep statuses fresh while runs happen on other threads (one light request)."""
+        backend = self.app.backend
+        rows = self.thread_list.threads
+        if backend is None or not rows or self.is_running:
+            return
+        try:
+            fresh = await backend.search_threads(
+                self.filter.query(*self.sidebar.sort[:2], min(len(rows), 100), 0)
+            )
+        except BackendError:
+            return  # the connection indicator reports outages; polling stays quiet
+        known = {t.thread_id: t for t in rows}
+        for thread in fresh:
+            held = known.get(thread.thread_id)
+            if held is not None and (held.status != thread.status or held.title != thread.title):
+                self.thread_list.update_thread(thread)
+
+    # -- opening a thread ------------------------------------------------------------------------
+
+    @on(ThreadList.Chosen)
+    def thread_chosen(self, event: ThreadList.Chosen) -> None:
+        if event.thread_id != self.thread_id:
+            self.open_thread(event.thread_id)
+        if event.opened:
+            self.composer.focus()
+
+    def _save_draft(self) -> None:
+        if self.thread_id is not None:
+            text = self.composer.text
+            if text.strip():
+                self.drafts[self.thread_id] = text
+            else:
+                self.drafts.pop(self.thread_id, None)
+
+    @work(exclusive=True, group="open")
+    async def open_thread(self, thread_id: str) -> None:
+        backend = self.app.backend
+        if backend is None:
+            return
+        self._save_draft()
+        self.workers.cancel_group(self, "run")
+        self.thread_id = thread_id
+        self.composer.load_text(self.drafts.get(thread_id, ""))
+        summary = self.thread_list.thread(thread_id)
+        try:
+            state = await backend.get_state(thread_id)
+        except BackendError as error:
+            self.report(error, "Opening the thread")
+            return
+        if self.thread_id != thread_id:
+            return
+        await self.show_state(state, summary)
+        if summary is not None and summary.status == "busy" and backend.capabilities.join_stream:
+            self.join_run(thread_id)
+        else:
+            self.run_status.end("waiting" if state.interrupts or state.next else "idle", self._state_detail(state))
+
+    def _state_detail(self, state: ThreadState) -> str:
+        if state.interrupts:
+            return "the agent is waiting for your answer"
+        if state.next:
+            return "paused before " + ", ".join(state.next)
+        return ""
+
+    async def show_state(self, state: ThreadState, summary: ThreadSummary | None = None) -> None:
+        self.thread_state = state
+        title = state.title or (summary.display_title if summary else state.thread_id)
+        status = summary.status if summary else ""
+        graph = (summary.graph_id if summary else "") or self.app.assistant_id
+        header = Content.assemble(
+            (one_line(title, 60), "bold"),
+            ("  ·  " + status if status else "", "dim"),
+            ("  ·  " + clean(graph), "dim"),
+            (f"  ·  {len(state.messages)} messages", "dim"),
+        )
+        self.query_one("#chat-header", Static).update(header)
+        await self.chat.show_messages(state.messages)
+        self.query_one(Inspector).show_state(state)
+
+    # -- runs ----------------------------------------------------------------------------------------
+
+    @property
+    def is_running(self) -> bool:
+        return any(w.group == "run" and w.is_running for w in self.workers)
+
+    @on(Composer.Submitted)
+    def composer_submitted(self, event: Composer.Submitted) -> None:
+        if self.app.backend is None:
+            self.notify("The server is not ready yet; your message is kept.", severity="warning")
+            return
+        if self.is_running:
+            self.notify("A run is in progress: wait for it or cancel it (ctrl+g). Your message is kept.", severity="warning")
+            return
+        self.send_message(event.text)
+
+    @work(exclusive=True, group="run")
+    async def send_message(self, text: str) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        thread_id = self.thread_id
+        try:
+            if thread_id is None:
+                summary = await backend.create_thread(graph_id=self.app.assistant_id)
+                thread_id = summary.thread_id
+                self.thread_id = thread_id
+                self.thread_list.set_threads([summary, *self.thread_list.threads], exhausted=self.thread_list.exhausted)
+                await self.chat.show_messages([])
+        except BackendError as error:
+            self.report(error, "Creating a thread")
+            return
+        message_id = str(uuid.uuid4())
+        request = RunRequest(
+            assistant_id=self.app.assistant_id,
+            input={"messages": [{"type": "human", "content": text, "id": message_id}]},
+            context=dict(self.app.run_context),
+            multitask_strategy="reject",
+        )
+        human = ChatMessage(id=message_id, type="human", text=text)
+        if await self.stream_into_chat(
+            backend.stream_run(thread_id, request), thread_id, "Sending", echo=human
+        ):
+            self.drafts.pop(thread_id, None)
+
+    @work(exclusive=True, group="run")
+    async def join_run(self, thread_id: str) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        await self.chat.add_notice(Content.styled("joined the run in progress", "dim italic"))
+        await self.stream_into_chat(backend.join_stream(thread_id), thread_id, "Joining the run")
+
+    async def stream_into_chat(
+        self, events, thread_id: str, doing: str, echo: ChatMessage | None = None
+    ) -> bool:
+        """Show a run's events in the chat; False if the server refused the run.
+
+        `echo` (the human message being sent) shows at once; if the server refuses the run
+        it is taken back out and its text returns to the composer.
+        """
+        chat, status = self.chat, self.run_status
+        status.begin()
+        accepted = echo is None
+        final: list[ChatMessage] | None = None
+        outcome, detail = "idle", ""
+        if echo is not None:
+            await chat.add_message(echo)
+            self.composer.clear()
+
+        async def apply(batch: list[RunEvent], count: int) -> None:
+            nonlocal accepted, final, outcome, detail
+            accepted = True
+            node = ""
+            for event in batch:
+                if event.kind == "metadata":
+                    self.run_id = event.run_id or self.run_id
+                elif event.kind == "values" and isinstance(event.data, dict):
+                    final = messages_from_values(event.data)
+                elif event.kind == "interrupt":
+                    outcome, detail = "waiting", "the agent is waiting for your answer"
+                elif event.kind == "error":
+                    outcome, detail = "error", event.text or "the run failed"
+                node = event.node or node
+            status.count(count, node)
+            await chat.apply_events(batch)
+
+        try:
+            await pump(events, apply)
+        except BackendError as error:
+            self.report(error, doing)
+            if not accepted and echo is not None:
+                await chat.remove_message(echo.id)
+                if not self.composer.text.strip():
+                    self.composer.load_text(echo.text)
+                status.end("error", str(error))
+                return False
+            outcome, detail = "error", str(error)
+        except asyncio.CancelledError:
+            status.end("idle")
+            raise
+        await chat.finish_run(final)
+        if outcome == "error":
+            await chat.add_notice(
+                Content.assemble(("run failed: ", "bold $error"), clean(detail)), "chat-notice -error"
+            )
+        status.end(outcome, detail)
+        self.run_id = None
+        self.refresh_thread_row(thread_id)
+        return True
+
+    @work(group="row")
+    async def refresh_thread_row(self, thread_id: str) -> None:
+        backend = self.app.backend
+        if backend is None:
+            return
+        try:
+            thread = await backend.get_thread(thread_id)
+        except BackendError:
+            return
+        self.thread_list.update_thread(thread)
+
+    def action_cancel_run(self) -> None:
+        if not self.is_running or self.thread_id is None:
+            self.notify("No run in progress.", timeout=2)
+            return
+        self.cancel_run(self.thread_id, self.run_id)
+
+    @work(group="cancel")
+    async def cancel_run(self, thread_id: str, run_id: str | None, action: str = "interrupt") -> None:
+        backend = self.app.backend
+        assert backend is not None
+        try:
+            run_id = run_id or await backend.active_run(thread_id)
+            if run_id is None:
+                self.notify("The run has already finished.", timeout=3)
+                return
+            await backend.cancel_run(thread_id, run_id, action)
+        except BackendError as error:
+            self.report(error, "Cancelling the run")
+            return
+        self.notify(f"Run cancelled ({action}).", timeout=3)
+
+    # -- actions -------------------------------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        self.query_one("#thread-search", Input).focus()
+
+    def action_focus_composer(self) -> None:
+        self.composer.focus()
+
+    def action_focus_threads(self) -> None:
+        self.thread_list.focus()
+
+    def action_cycle_sort(self) -> None:
+        self.sidebar.cycle_sort()
+        self.load_threads()
+
+    def action_refresh(self) -> None:
+        self.load_threads()
+        if self.thread_id is not None:
+            self.open_thread(self.thread_id)
+
+    def action_new_thread(self) -> None:
+        if self.app.backend is None:
+            return
+        self.new_thread()
+
+    @work(group="modal")
+    async def new_thread(self) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        try:
+            assistants = await backend.list_assistants() if backend.capabilities.assistants else []
+        except BackendError as error:
+            self.report(error, "Listing assistants")
+            assistants = []
+        request = await self.app.push_screen_wait(
+            NewThreadScreen(assistants, self.app.assistant_id, id_is_uuid=backend.capabilities.create_thread)
+        )
+        if request is None:
+            return
+        try:
+            summary = await backend.create_thread(
+                thread_id=request.thread_id, metadata=request.metadata, graph_id=request.graph_id
+            )
+        except BackendError as error:
+            self.report(error, "Creating the thread")
+            return
+        self.app.assistant_id = request.assistant_id
+        self._insert_thread(summary)
+        self.notify("Thread created.", timeout=2)
+
+    def _insert_thread(self, summary: ThreadSummary) -> None:
+        rows = [summary, *(t for t in self.thread_list.threads if t.thread_id != summary.thread_id)]
+        self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
+        self.thread_list.highlighted = 0
+        self.open_thread(summary.thread_id)
+
+    def _selected(self) -> ThreadSummary | None:
+        thread_id = self.thread_list.highlighted_thread_id
+        if thread_id is None:
+            self.notify("Select a thread first.", severity="warning", timeout=2)
+            return None
+        return self.thread_list.thread(thread_id)
+
+    def action_copy_thread(self) -> None:
+        backend, thread = self.app.backend, self._selected()
+        if backend is None or thread is None:
+            return
+        if not backend.capabilities.copy_thread:
+            self.notify(f"{backend.capabilities.name} cannot copy threads.", severity="warning")
+            return
+        self.copy_thread(thread.thread_id)
+
+    @work(group="copy")
+    async def copy_thread(self, thread_id: str) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        try:
+            copy = await backend.copy_thread(thread_id)
+        except BackendError as error:
+            self.report(error, "Copying the thread")
+            return
+        original = self.thread_list.thread(thread_id)
+        if original is not None and not copy.title:
+            copy.title = original.title
+        self._insert_thread(copy)
+        self.notify("Thread copied (with its history).", timeout=3)
+
+    def action_rename_thread(self) -> None:
+        if self.app.backend is not None and (thread := self._selected()) is not None:
+            self.rename_thread(thread)
+
+    @work(group="modal")
+    async def rename_thread(self, thread: ThreadSummary) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        title = await self.app.push_screen_wait(
+            PromptScreen("Rename thread", thread.title, "a title for this thread")
+        )
+        if title is None:
+            return
+        try:
+            where = await self._write_title(thread, title)
+        except BackendError as error:
+            self.report(error, "Renaming the thread")
+            return
+        fresh = await self._fetch_thread(thread.thread_id)
+        if fresh is not None:
+            if where == "metadata":
+                fresh.title = title
+            self.thread_list.update_thread(fresh)
+        if thread.thread_id == self.thread_id:
+            self.open_thread(thread.thread_id)
+        self.notify(f"Renamed (saved in the thread's {where}).", timeout=3)
+
+    async def _write_title(self, thread: ThreadSummary, title: str) -> str:
+        """DeerFlow keeps the title in state values: write it there if the graph has that channel."""
+        backend = self.app.backend
+        assert backend is not None
+        if thread.has_title_channel or await self._graph_has_title(thread):
+            try:
+                await backend.update_state(thread.thread_id, {"title": title})
+                return "state"
+            except BackendError:
+                if not backend.capabilities.metadata:
+                    raise
+        await backend.update_metadata(thread.thread_id, {"title": title})
+        return "metadata"
+
+    async def _graph_has_title(self, thread: ThreadSummary) -> bool:
+        backend = self.app.backend
+        assert backend is not None
+        try:
+            schemas = await backend.get_schemas(thread.assistant_id or thread.graph_id or self.app.assistant_id)
+        except BackendError:
+            return False
+        properties = (schemas.get("state_schema") or {}).get("properties") or {}
+        return "title" in properties
+
+    async def _fetch_thread(self, thread_id: str) -> ThreadSummary | None:
+        backend = self.app.backend
+        assert backend is not None
+        try:
+            return await backend.get_thread(thread_id)
+        except BackendError:
+            return None
+
+    def action_delete_thread(self) -> None:
+        if self.app.backend is not None and (thread := self._selected()) is not None:
+            self.delete_thread(thread)
+
+    @work(group="modal")
+    async def delete_thread(self, thread: ThreadSummary) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        question = Content.assemble(
+            "Delete the thread ",
+            (one_line(thread.display_title, 50), "bold"),
+            ("\n" + thread.thread_id, "dim"),
+            "\nand all its checkpoints? This cannot be undone.",
+        )
+        if not await self.app.push_screen_wait(ConfirmScreen(question)):
+            return
+        try:
+            await backend.delete_thread(thread.thread_id)
+        except BackendError as error:
+            self.report(error, "Deleting the thread")
+            return
+        self.thread_list.remove_thread(thread.thread_id)
+        if self.thread_id == thread.thread_id:
+            self.thread_id = None
+            self.drafts.pop(thread.thread_id, None)
+            await self.chat.show_messages([])
+            self.query_one("#chat-header", Static).update(Content.styled("no thread open", "dim"))
+        self.notify("Thread deleted.", timeout=2)

@@ -1,0 +1,116 @@
+"""NewThreadScreen: a new thread with an optional id, metadata (JSON) and graph/assistant."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
+
+from app.models import Assistant
+from app.ui.text import clean
+
+
+@dataclass
+class NewThreadRequest:
+    thread_id: str | None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    assistant_id: str = "agent"
+    graph_id: str = "agent"
+
+
+def parse_metadata(text: str) -> dict[str, Any]:
+    """The metadata box's JSON; raises ValueError with the line and column of a mistake."""
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"Metadata is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).") from None
+    if not isinstance(value, dict):
+        raise ValueError("Metadata must be a JSON object, like {\"project\": \"demo\"}.")
+    return value
+
+
+def parse_thread_id(text: str) -> str | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return str(uuid.UUID(text))
+    except ValueError:
+        raise ValueError(f"Thread id {clean(text)!r} is not a UUID (the server wants one). Leave it empty for a new one.") from None
+
+
+class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="new.cancel"),
+        Binding("ctrl+s", "create", "Create", priority=True, id="new.create"),
+    ]
+
+    def __init__(self, assistants: list[Assistant], default_assistant: str = "agent", id_is_uuid: bool = True) -> None:
+        super().__init__(classes="modal")
+        self.assistants = assistants
+        self.default_assistant = default_assistant
+        self.id_is_uuid = id_is_uuid
+
+    def compose(self) -> ComposeResult:
+        options = [
+            (Content(clean(a.name or a.graph_id or a.assistant_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), a.assistant_id)
+            for a in self.assistants
+        ]
+        default = self.default_assistant if any(a.assistant_id == self.default_assistant for a in self.assistants) else (options[0][1] if options else Select.BLANK)
+        with Vertical(classes="dialog -wide"):
+            yield Static(Content.styled("New thread", "bold"), classes="dialog-title")
+            yield Label("Thread id (optional UUID)")
+            yield Input(placeholder="leave empty for a new UUID", id="new-thread-id")
+            yield Label("Assistant / graph")
+            yield Select(options, value=default, allow_blank=not options, id="new-thread-assistant")
+            yield Label("Metadata (JSON object)")
+            yield TextArea('{\n  \n}', language="json", id="new-thread-metadata", show_line_numbers=False)
+            yield Static(id="new-thread-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Create (ctrl+s)", variant="primary", id="new-thread-create")
+                yield Button("Cancel (esc)", id="new-thread-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#new-thread-id", Input).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "new-thread-create":
+            self.action_create()
+        else:
+            self.action_cancel()
+
+    def on_input_submitted(self) -> None:
+        self.action_create()
+
+    def action_create(self) -> None:
+        error = self.query_one("#new-thread-error", Static)
+        try:
+            text = self.query_one("#new-thread-id", Input).value
+            thread_id = parse_thread_id(text) if self.id_is_uuid else (text.strip() or None)
+            metadata = parse_metadata(self.query_one("#new-thread-metadata", TextArea).text)
+        except ValueError as problem:
+            error.update(Content.styled(str(problem), "$error"))
+            return
+        assistant_id = self.query_one("#new-thread-assistant", Select).value
+        assistant = next((a for a in self.assistants if a.assistant_id == assistant_id), None)
+        self.dismiss(
+            NewThreadRequest(
+                thread_id=thread_id,
+                metadata=metadata,
+                assistant_id=assistant.assistant_id if assistant else self.default_assistant,
+                graph_id=assistant.graph_id if assistant else self.default_assistant,
+            )
+        )
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,194 @@
+"""The conversation (#chat-log): a window of message widgets over the whole thread.
+
+Only the newest WINDOW messages are mounted when a thread opens; older ones are mounted
+in pages as the user scrolls to the top, so a 2,000-message thread opens quickly. While
+a run streams, tokens are appended to the reply's Markdown and the view follows the
+bottom unless the user has scrolled up (VerticalScroll anchoring).
+"""
+
+from __future__ import annotations
+
+import json
+
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Static
+
+from app.models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
+from app.ui.text import plain
+from app.ui.widgets.message_views import AIMessageView, MessageView, view_for
+
+WINDOW = 40
+PAGE = 30
+
+
+class ChatLog(VerticalScroll, can_focus=True):
+    BINDINGS = [
+        ("h", "toggle_hidden", "Hidden msgs"),
+        ("home", "scroll_home_all", "Top"),
+    ]
+
+    class OlderLoaded(Message):
+        """More of the thread's history was mounted at the top."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.messages: list[ChatMessage] = []
+        self._first = 0  # index in self.messages of the first mounted message
+        self._ids: set[str] = set()
+        self._streaming: dict[str, AIMessageView] = {}
+        self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
+        self._loading_older = False
+
+    # -- whole conversations ---------------------------------------------------------------
+
+    async def show_messages(self, messages: list[ChatMessage], *, notice: Content | str | None = None) -> None:
+        """Replace what is shown by `messages` (mounting only the newest window)."""
+        await self.remove_children()
+        self.messages = list(messages)
+        self._ids = {m.id for m in messages if m.id}
+        self._streaming.clear()
+        self._tool_chunks.clear()
+        self._first = max(0, len(messages) - WINDOW)
+        widgets: list = []
+        if notice is not None:
+            widgets.append(Static(notice if isinstance(notice, Content) else plain(notice), classes="chat-notice"))
+        if self._first:
+            widgets.append(self._more_marker())
+        widgets.extend(view_for(m) for m in messages[self._first :])
+        if widgets:
+            await self.mount_all(widgets)
+        self.scroll_end(animate=False, immediate=True)
+        self.anchor()
+
+    def _more_marker(self) -> Static:
+        return Static(
+            Content.styled(f"↑ {self._first} older messages: scroll up or press home", "dim italic"),
+            classes="more-marker",
+        )
+
+    async def load_older(self, count: int = PAGE) -> bool:
+        """Mount up to `count` older messages above the window; False if none are left."""
+        if self._first == 0 or self._loading_older:
+            return False
+        self._loading_older = True
+        try:
+            start = max(0, self._first - count)
+            views = [view_for(m) for m in self.messages[start : self._first]]
+            self._first = start
+            for marker in self.query(".more-marker"):
+                await marker.remove()
+            first = next(iter(self.query_children(MessageView)), None)
+            height_before = self.virtual_size.height
+            await self.mount_all(views, before=first) if first else await self.mount_all(views)
+            if self._first:
+                await self.mount(self._more_marker(), before=views[0])
+            # Keep what the user was reading in place: shift by the height added above it.
+            self.call_after_refresh(self._keep_position, height_before)
+            self.post_message(self.OlderLoaded())
+            return True
+        finally:
+            self._loading_older = False
+
+    def _keep_position(self, height_before: int) -> None:
+        added = self.virtual_size.height - height_before
+        if added > 0:
+            self.scroll_to(y=self.scroll_y + added, animate=False, immediate=True)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if new <= 0 < old and self._first:
+            self.run_worker(self.load_older(), group="older", exclusive=True)
+
+    async def action_scroll_home_all(self) -> None:
+        while await self.load_older(len(self.messages)):
+            pass
+        self.call_after_refresh(self.scroll_home, animate=False)
+
+    def action_toggle_hidden(self) -> None:
+        self.toggle_class("-show-hidden")
+        shown = self.has_class("-show-hidden")
+        self.notify("Showing hidden messages" if shown else "Hiding hidden messages", timeout=2)
+
+    # -- live updates ----------------------------------------------------------------------
+
+    async def add_message(self, message: ChatMessage) -> None:
+        """Append one whole message (unless it is shown already)."""
+        if message.id and message.id in self._ids:
+            view = self._streaming.get(message.id)
+            if view is not None and message.type == "ai":
+                await view.finish(message)
+            return
+        if message.id:
+            self._ids.add(message.id)
+        self.messages.append(message)
+        await self.mount(view_for(message))
+
+    async def remove_message(self, message_id: str) -> None:
+        """Take back a message shown optimistically (the server refused it)."""
+        self._ids.discard(message_id)
+        self.messages = [m for m in self.messages if m.id != message_id]
+        for view in self.query_children(MessageView):
+            if view.message.id == message_id:
+                await view.remove()
+
+    async def apply_events(self, events: list[RunEvent]) -> None:
+        """Show a batch of (coalesced) stream events: tokens and whole messages."""
+        for event in events:
+            if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
+                await self._apply_token(event)
+            elif event.kind == "message" and event.message is not None:
+                await self.add_message(event.message)
+
+    async def _apply_token(self, event: RunEvent) -> None:
+        key = event.message_id or f"stream-{event.run_id}"
+        view = self._streaming.get(key)
+        if view is None:
+            if key in self._ids:
+                return  # a message we already show whole (a replayed stream)
+            message = ChatMessage(id=key, type="ai")
+            self._ids.add(key)
+            self.messages.append(message)
+            view = self._streaming[key] = AIMessageView(message, classes="message -ai")
+            await self.mount(view)
+        if event.reasoning:
+            await view.append_reasoning(event.reasoning)
+        if event.text:
+            await view.append_text(event.text)
+        if event.tool_call_chunks:
+            chunks = self._tool_chunks.setdefault(key, {})
+            for chunk in event.tool_call_chunks:
+                held = chunks.setdefault(chunk.index, ToolCallChunk(chunk.index))
+                held.id = held.id or chunk.id
+                held.name = held.name or chunk.name
+                held.args += chunk.args
+                await view.show_tool_call(chunk.index, _call_from_chunk(held), held.args)
+        if event.last:
+            await view.finish()
+
+    async def finish_run(self, final: list[ChatMessage] | None) -> None:
+        """The run ended: close every stream and add what the final state has that we lack."""
+        for view in self._streaming.values():
+            await view.finish()
+        if final is not None:
+            by_id = {m.id: m for m in final if m.id}
+            for key, view in self._streaming.items():
+                if key in by_id:
+                    await view.finish(by_id[key])
+            for message in final:
+                if not message.id or message.id not in self._ids:
+                    await self.add_message(message)
+        self._streaming.clear()
+        self._tool_chunks.clear()
+
+    async def add_notice(self, text: Content | str, classes: str = "chat-notice") -> None:
+        await self.mount(Static(text if isinstance(text, Content) else plain(text), classes=classes))
+
+
+def _call_from_chunk(chunk: ToolCallChunk) -> ToolCall:
+    try:
+        args = json.loads(chunk.args) if chunk.args else {}
+    except ValueError:
+        args = {}
+    return ToolCall(id=chunk.id, name=chunk.name, args=args)

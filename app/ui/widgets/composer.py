@@ -1,0 +1,47 @@
+"""The message composer (#composer): multi-line, Enter sends, ctrl+j adds a new line.
+
+ctrl+j sends a plain line feed in every terminal, so the newline key works everywhere;
+shift+enter and alt+enter also add one where the terminal reports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import TextArea
+
+NEWLINE_KEYS = ("ctrl+j", "shift+enter", "alt+enter")
+
+
+class Composer(TextArea):
+    BINDINGS = [
+        Binding("enter", "submit", "Send", id="composer.send", priority=True),
+        Binding("ctrl+j", "newline", "New line", id="composer.newline"),
+    ]
+
+    @dataclass
+    class Submitted(Message):
+        composer: "Composer"
+        text: str
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
+
+    def action_submit(self) -> None:
+        text = self.text.strip()
+        if text:
+            self.post_message(self.Submitted(self, text))
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key in NEWLINE_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.action_newline()
+            return
+        await super()._on_key(event)

@@ -1,0 +1,79 @@
+"""The run status bar (#run-status): what the current run is doing, for how long, how fast."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from app.ui.text import clean
+
+STATE_STYLES = {
+    "idle": "dim",
+    "starting": "$warning",
+    "running": "bold $accent",
+    "waiting": "bold $warning",
+    "error": "bold $error",
+    "cancelled": "$warning",
+    "offline": "bold $error",
+}
+
+
+class RunStatus(Static):
+    state: reactive[str] = reactive("idle")
+    detail: reactive[str] = reactive("")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.node = ""
+        self.events = 0
+        self.started: float | None = None
+        self.elapsed = 0.0
+
+    def on_mount(self) -> None:
+        self._ticker = self.set_interval(0.5, self._tick, pause=True)
+
+    def begin(self, detail: str = "") -> None:
+        self.started = self.app.monotonic()
+        self.events = 0
+        self.node = ""
+        self.elapsed = 0.0
+        self.state, self.detail = "running", detail
+        self._ticker.resume()
+        self._render()
+
+    def count(self, events: int, node: str = "") -> None:
+        self.events += events
+        if node:
+            self.node = node
+
+    def end(self, state: str = "idle", detail: str = "") -> None:
+        if self.started is not None:
+            self.elapsed = self.app.monotonic() - self.started
+        self.started = None
+        self._ticker.pause()
+        self.state, self.detail = state, detail
+        self._render()
+
+    def show(self, state: str, detail: str = "") -> None:
+        self.state, self.detail = state, detail
+        self._render()
+
+    def _tick(self) -> None:
+        if self.started is not None:
+            self.elapsed = self.app.monotonic() - self.started
+        self._render()
+
+    def _render(self) -> None:
+        label = {"running": "running"}.get(self.state, self.state)
+        parts: list[tuple[str, str] | str] = [(f" {label} ", STATE_STYLES.get(self.state, ""))]
+        if self.state == "running" and self.node:
+            parts.append(("node ", "dim"))
+            parts.append((clean(self.node), "bold"))
+            parts.append(" ")
+        if self.detail:
+            parts.append((clean(self.detail) + " ", ""))
+        if self.state == "running" or self.elapsed:
+            rate = self.events / self.elapsed if self.elapsed > 0.2 else 0.0
+            parts.append((f"· {self.elapsed:4.1f}s · {self.events} events · {rate:,.0f}/s", "dim"))
+        self.update(Content.assemble(*parts))

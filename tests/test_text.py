@@ -1,0 +1,24 @@
+from datetime import datetime, timedelta, timezone
+
+from app.ui.text import clean, one_line, plain, relative_time
+
+
+def test_control_characters_become_visible():
+    assert clean("a\x1b[31mb\x07") == "a\u241b[31mb\u2407"
+    assert clean("tab\tnew\nline") == "tab\tnew\nline"
+    assert "\x9b" not in clean("csi\x9b")
+
+
+def test_markup_is_never_parsed():
+    content = plain("[bold]x[/] [@click=app.quit]q[/]")
+    assert content.plain == "[bold]x[/] [@click=app.quit]q[/]"
+    assert not content.spans
+
+
+def test_one_line_and_relative_time():
+    assert one_line("a\n  b", 10) == "a b"
+    assert one_line("x" * 20, 10) == "x" * 9 + "…"
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    assert relative_time(now - timedelta(minutes=5), now) == "5m"
+    assert relative_time(now - timedelta(days=2), now) == "2d"
+    assert relative_time(None, now) == ""

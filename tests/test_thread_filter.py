@@ -1,0 +1,32 @@
+from app.models import ThreadSummary
+from app.thread_filter import parse_filter
+
+
+def test_structured_parts_go_to_the_query():
+    flt = parse_filter('status:interrupted user=alice n=3 graph:agent "two words"')
+    query = flt.query("updated_at", "desc", 50, 0)
+    assert query.status == "interrupted"
+    assert query.metadata == {"user": "alice", "n": 3}
+    assert query.graph_id == "agent"
+    assert flt.words == ["two words"]
+    assert flt.is_local
+
+
+def test_unknown_status_is_reported_not_sent():
+    flt = parse_filter("status:sleeping")
+    assert flt.status is None
+    assert "unknown status" in flt.problems[0]
+
+
+def test_free_text_and_id_prefix_match_locally():
+    thread = ThreadSummary(thread_id="3f2a0000-aaaa", title="Research on Penguins")
+    assert parse_filter("penguins").matches(thread)
+    assert parse_filter("id:3F2A").matches(thread)
+    assert not parse_filter("id:ffff").matches(thread)
+    assert not parse_filter("penguins whales").matches(thread)
+
+
+def test_odd_characters_do_not_break_parsing():
+    for text in ['"unbalanced', "[bold]x[/]", "key=", "=value", "status:", "\x1b[31m", "\u202e rtl"]:
+        flt = parse_filter(text)
+        flt.query("updated_at", "desc", 10, 0)
