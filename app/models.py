@@ -176,6 +176,9 @@ class ThreadQuery(_Model):
     sort_order: Literal["desc", "asc"] = "desc"
     limit: int = 50
     offset: int = 0
+    search: str = ""
+    """Free text for servers that search threads themselves (10xGraph: a substring of any
+    field); LangGraph ignores it."""
 
 
 class RunRequest(_Model):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.embedded.launcher import EmbeddedServer
+from tenxgraph_fixtures import *  # noqa: F403 - the 10xGraph server fixtures
 
 GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
 

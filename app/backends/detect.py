@@ -1,0 +1,100 @@
+"""Which kind of server is at a URL, and the backend that talks to it.
+
+A LangGraph Agent Server answers GET /ok with {"ok": true} and GET /info with JSON;
+10xGraph answers GET /ping with {"data": "pong", "metadata": ...} and GET /v1/graph with its
+{"data" | "error", "metadata"} envelope. The probes run at once; nothing here needs a key
+except the /v1/graph probe, which still identifies 10xGraph when it answers 401.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+import httpx
+
+from app.backends.base import Backend, Invalid, Unreachable
+
+BackendKind = Literal["langgraph", "10xgraph"]
+KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph")
+_ALIASES = {"langgraph": "langgraph", "10xgraph": "10xgraph", "tenxgraph": "10xgraph"}
+
+
+def normalize_kind(kind: str) -> BackendKind:
+    found = _ALIASES.get(kind.strip().lower())
+    if found is None:
+        raise Invalid(f"Unknown backend {kind!r}: use langgraph or 10xgraph")
+    return found  # type: ignore[return-value]
+
+
+async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) -> Any:
+    """(status, json or None), or None when the request itself failed."""
+    try:
+        response = await client.get(path, headers=headers)
+    except httpx.HTTPError:
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    return response.status_code, body
+
+
+def _is_tenx_envelope(body: Any) -> bool:
+    return (
+        isinstance(body, dict)
+        and ("data" in body or "error" in body)
+        and isinstance(body.get("metadata"), dict)
+    )
+
+
+async def detect_backend_kind(
+    url: str, api_key: str | None = None, *, timeout: float = 5.0
+) -> BackendKind:
+    """Probe `url`; raises Unreachable when nothing answers or the answers fit neither kind."""
+    base = url.rstrip("/")
+    bearer = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    async with httpx.AsyncClient(base_url=base, timeout=timeout) as client:
+        ok, info, ping, graph = await asyncio.gather(
+            _probe(client, "/ok", {}),
+            _probe(client, "/info", {"x-api-key": api_key} if api_key else {}),
+            _probe(client, "/ping", {}),
+            _probe(client, "/v1/graph", bearer),
+        )
+    if (
+        ping is not None
+        and ping[0] == 200
+        and _is_tenx_envelope(ping[1])
+        and ping[1].get("data") == "pong"
+    ):
+        return "10xgraph"
+    if graph is not None and graph[0] in (200, 401, 403) and _is_tenx_envelope(graph[1]):
+        return "10xgraph"
+    if ok is not None and ok[0] == 200 and isinstance(ok[1], dict) and ok[1].get("ok") is True:
+        return "langgraph"
+    if (
+        info is not None
+        and info[0] == 200
+        and isinstance(info[1], dict)
+        and not _is_tenx_envelope(info[1])
+    ):
+        return "langgraph"
+    if all(result is None for result in (ok, info, ping, graph)):
+        raise Unreachable(f"Nothing answers at {base}")
+    raise Unreachable(
+        f"{base} answers, but neither as a LangGraph Agent Server (GET /ok, /info) nor as "
+        "10xGraph (GET /ping, /v1/graph)",
+        hint="Check the URL, or pick the backend with --backend.",
+    )
+
+
+def make_backend(kind: str, url: str, api_key: str | None = None) -> Backend:
+    """The backend for `kind` ("langgraph" or "10xgraph") at `url`."""
+    found = normalize_kind(kind)
+    if found == "10xgraph":
+        from app.backends.tenxgraph import TenXGraphBackend
+
+        return TenXGraphBackend(url, api_key)
+    from app.backends.langgraph import LangGraphBackend
+
+    return LangGraphBackend(url, api_key=api_key)
