@@ -1,0 +1,1 @@
+"""The bundled offline demo agent (see agent.py and TRIGGERS.md)."""
