@@ -12,6 +12,7 @@ import pytest
 
 from app.embedded.launcher import EmbeddedServer
 from tenxgraph_fixtures import *  # noqa: F403 - the 10xGraph server fixtures
+from ui_fixtures import *  # noqa: F403 - deterministic UI (no cursor blink)
 
 GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
 

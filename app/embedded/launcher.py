@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -31,6 +32,8 @@ QUIET_ENV = {
     "PYTHONUNBUFFERED": "1",
 }
 LOG_TAIL_LINES = 12
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+ERROR_LINE = re.compile(r"^[\w.]*(Error|Exception)\b[:(]")
 
 
 class LaunchError(Exception):
@@ -188,8 +191,10 @@ class EmbeddedServer:
                 text = log.read().decode(errors="replace")
         except OSError:
             return ""
-        lines = [line for line in text.splitlines() if line.strip()]
-        return "\n".join(lines[-LOG_TAIL_LINES:])
+        lines = [ANSI.sub("", line).rstrip() for line in text.splitlines() if line.strip()]
+        errors = list(dict.fromkeys(line for line in lines if ERROR_LINE.search(line)))
+        chosen = errors[-3:] if errors else lines[-LOG_TAIL_LINES:]
+        return "\n".join(line if len(line) < 300 else line[:299] + "…" for line in chosen)
 
     def _failure_text(self) -> str:
         code = self.process.returncode if self.process else None

@@ -19,22 +19,13 @@ from textual.app import App
 from textual.binding import Binding
 
 from app.backends.base import Backend
+from app.backends.detect import make_backend
 from app.config import Settings
 from app.embedded.launcher import EmbeddedServer, LaunchError
 from app.logs import log, setup_logging
 from app.ui.screens.main import MainScreen
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"
-
-
-def make_backend(kind: str, url: str, api_key: str | None) -> Backend:
-    if kind == "10xgraph":
-        from app.backends.tenxgraph import TenXGraphBackend
-
-        return TenXGraphBackend(url, api_key=api_key)
-    from app.backends.langgraph import LangGraphBackend
-
-    return LangGraphBackend(url, api_key=api_key)
 
 
 class ThreadbenchApp(App[None]):

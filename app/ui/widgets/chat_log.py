@@ -139,7 +139,11 @@ class ChatLog(VerticalScroll, can_focus=True):
             if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
                 await self._apply_token(event)
             elif event.kind == "message" and event.message is not None:
-                await self.add_message(event.message)
+                replaces = event.data.get("replaces") if isinstance(event.data, dict) else None
+                if replaces:
+                    await self._rename_streamed(replaces, event.message)
+                else:
+                    await self.add_message(event.message)
 
     async def _apply_token(self, event: RunEvent) -> None:
         key = event.message_id or f"stream-{event.run_id}"
@@ -166,6 +170,20 @@ class ChatLog(VerticalScroll, can_focus=True):
                 await view.show_tool_call(chunk.index, _call_from_chunk(held), held.args)
         if event.last:
             await view.finish()
+
+    async def _rename_streamed(self, old_id: str, message: ChatMessage) -> None:
+        """A server that gives the finished message another id than its tokens (10xGraph)."""
+        view = self._streaming.pop(old_id, None)
+        if view is None:
+            await self.add_message(message)
+            return
+        self._ids.discard(old_id)
+        self._ids.add(message.id)
+        self._streaming[message.id] = view
+        for index, held in enumerate(self.messages):
+            if held.id == old_id:
+                self.messages[index] = message
+        await view.finish(message)
 
     async def finish_run(self, final: list[ChatMessage] | None) -> None:
         """The run ended: close every stream and add what the final state has that we lack."""

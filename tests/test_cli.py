@@ -1,0 +1,157 @@
+"""The `threadbench` command as a person runs it: in a real terminal (a pty), with the
+embedded server started and stopped for real."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app.embedded.launcher import free_port
+
+GOOD_GRAPH = """
+from typing_extensions import TypedDict
+from langgraph.graph import StateGraph
+
+class State(TypedDict):
+    count: int
+
+def step(state: State) -> dict:
+    return {"count": state.get("count", 0) + 1}
+
+builder = StateGraph(State)
+builder.add_node("step", step)
+builder.set_entry_point("step")
+builder.set_finish_point("step")
+graph = builder.compile()
+"""
+
+
+def run_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def server_pids(marker: str) -> list[int]:
+    found = subprocess.run(["pgrep", "-f", f"app.embedded.serve.*{marker}"], capture_output=True, text=True)
+    return [int(pid) for pid in found.stdout.split()]
+
+
+class Terminal:
+    """The app in a pseudo-terminal, the way a person starts it."""
+
+    def __init__(self, *args: str) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: become the app
+            os.environ.update(TERM="xterm-256color", COLUMNS="120", LINES="40")
+            os.execv(sys.executable, [sys.executable, "-m", "app", *args])
+        self.output = b""
+
+    def read(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    self.output += os.read(self.fd, 65536)
+                except OSError:
+                    return
+
+    def send(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def wait(self, timeout: float = 20) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.read(0.2)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+        raise AssertionError("the app did not exit")
+
+
+def wait_until(predicate, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+
+
+def test_version_and_help():
+    result = run_cli("--version")
+    assert result.returncode == 0 and result.stdout.startswith("threadbench ")
+    result = run_cli("--help")
+    assert result.returncode == 0
+    for flag in ("--url", "--api-key", "--graph", "--config", "--data-dir", "--backend"):
+        assert flag in result.stdout
+
+
+@pytest.mark.parametrize("url", ["localhost:2024", "ftp://example.com", "http://"])
+def test_a_bad_url_is_one_clear_paragraph_and_status_2(url):
+    result = run_cli("--url", url)
+    assert result.returncode == 2
+    assert "is not a server address" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unreachable_server_is_one_clear_paragraph_and_status_2():
+    result = run_cli("--url", f"http://127.0.0.1:{free_port()}")
+    assert result.returncode == 2
+    assert "Cannot reach an agent server" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_url_and_graph_together_are_refused():
+    result = run_cli("--url", "http://127.0.0.1:1", "--graph", "x.py:graph")
+    assert result.returncode == 2 and "one or the other" in result.stderr
+
+
+def test_a_graph_that_fails_to_import_shows_the_servers_error_and_exits_2(tmp_path: Path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import module_that_does_not_exist_42\n")
+    term = Terminal("--graph", f"{broken}:graph", "--data-dir", str(tmp_path / "data"))
+    status = term.wait(timeout=60)
+    text = term.output.decode(errors="replace")
+    assert status == 2
+    assert "failed to import" in text
+    assert "module_that_does_not_exist_42" in text
+    assert "Traceback" not in text
+    assert not server_pids(str(tmp_path))
+
+
+def test_quitting_stops_the_embedded_server(tmp_path: Path):
+    graph = tmp_path / "counter.py"
+    graph.write_text(GOOD_GRAPH)
+    data = tmp_path / "data"
+    args = ("--graph", f"{graph}:graph", "--data-dir", str(data))
+
+    term = Terminal(*args)
+    wait_until(lambda: server_pids(str(tmp_path)), timeout=30)
+    log = next(data.glob("servers/*/server.log"))
+    config = next(data.glob("servers/*/langgraph.json"))
+    assert config.is_file()
+    wait_until(lambda: "Application startup complete" in log.read_text(errors="replace"), timeout=60)
+    term.read(1.0)
+    assert b"starting embedded server" in term.output or b"idle" in term.output
+    term.send(b"\x11")  # ctrl+q
+    assert term.wait(timeout=30) == 0
+    wait_until(lambda: not server_pids(str(tmp_path)), timeout=10)
+
+
+def test_a_crashed_app_leaves_no_server_behind(tmp_path: Path):
+    graph = tmp_path / "counter.py"
+    graph.write_text(GOOD_GRAPH)
+    term = Terminal("--graph", f"{graph}:graph", "--data-dir", str(tmp_path / "data"))
+    wait_until(lambda: server_pids(str(tmp_path)), timeout=30)
+    os.kill(term.pid, signal.SIGKILL)
+    term.wait(timeout=10)
+    wait_until(lambda: not server_pids(str(tmp_path)), timeout=15)

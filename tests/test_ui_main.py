@@ -1,0 +1,205 @@
+"""Pilot tests of the main screen against the real LangGraph server.
+
+Each test tags the threads it makes with its own metadata value and types that filter
+into the search box, so tests sharing the server never see each other's threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from langgraph_sdk import get_client
+
+from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.new_thread import NewThreadScreen
+from app.ui.screens.prompt import PromptScreen
+from app.ui.widgets.chat_log import ChatLog
+from app.ui.widgets.composer import Composer
+from app.ui.widgets.message_views import AIMessageView, ToolCallView
+from app.ui.widgets.thread_list import ThreadList
+from ui_support import TERMINAL, make_app, wait_for
+
+pytestmark = pytest.mark.server
+
+
+def tag() -> dict[str, str]:
+    return {"suite": uuid.uuid4().hex[:10]}
+
+
+async def seed_threads(url: str, metadata: dict, count: int, **values) -> list[str]:
+    client = get_client(url=url)
+    ids: list[str] = []
+    for start in range(0, count, 50):
+        batch = await asyncio.gather(
+            *(client.threads.create(metadata={**metadata, "n": i}, graph_id="agent") for i in range(start, min(count, start + 50)))
+        )
+        ids.extend(t["thread_id"] for t in batch)
+    if values:
+        for thread_id in ids:
+            await client.threads.update_state(thread_id, values, as_node="title")
+    return ids
+
+
+async def search(pilot, text: str) -> None:
+    await pilot.press("slash")
+    pilot.app.screen.query_one("#thread-search").value = text
+    await pilot.press("enter")
+
+
+def ai_texts(app) -> list[str]:
+    return [view.markdown.text for view in app.screen.query(AIMessageView)]
+
+
+def thread_list(app) -> ThreadList:
+    return app.screen.query_one("#thread-list", ThreadList)
+
+
+async def test_send_hello_and_read_the_streamed_reply(server_url):
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        app.screen.query_one(Composer).focus()
+        await pilot.press(*"hello", "enter")
+        await wait_for(pilot, lambda: any("Hello" in t for t in ai_texts(app)), what="the reply")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
+        assert app.screen.query_one(Composer).text == ""
+        human = app.screen.query(".message.-human")
+        assert human and "hello" in str(human.first().message.text)
+        # the new thread is listed and titled by the first exchange
+        await wait_for(pilot, lambda: any(t.thread_id == app.screen.thread_id for t in thread_list(app).threads))
+
+
+async def test_a_tool_call_is_rendered_and_todos_reach_the_state_tree(server_url):
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        app.screen.query_one(Composer).focus()
+        await pilot.press(*"make a plan", "enter")
+        await wait_for(pilot, lambda: app.screen.query(ToolCallView), what="a tool call")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
+        call = app.screen.query(ToolCallView).first()
+        assert call.call.name == "write_todos"
+        assert isinstance(call.call.args, dict) and call.call.args
+        await pilot.press("ctrl+r")
+        tree = app.screen.query_one("#state-tree")
+        await wait_for(pilot, lambda: any("todos" in str(n.label) for n in tree.root.children), what="todos")
+
+
+async def test_a_refused_send_keeps_the_draft_and_says_why(server_url):
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        app.assistant_id = "no-such-graph"
+        composer = app.screen.query_one(Composer)
+        composer.focus()
+        await pilot.press(*"keep me", "enter")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "error", what="refusal")
+        assert composer.text == "keep me"
+        assert not app.screen.query(".message.-human")
+        assert any(n.severity == "error" for n in app._notifications)
+
+
+async def test_page_through_500_threads(server_url):
+    metadata = tag()
+    await seed_threads(server_url, metadata, 500)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        await search(pilot, f"suite={metadata['suite']}")
+        threads = thread_list(app)
+        await wait_for(pilot, lambda: len(threads.threads) == 50, what="first page")
+        counts = str(app.screen.query_one("#thread-counts").visual)
+        await wait_for(pilot, lambda: "500" in str(app.screen.query_one("#thread-counts").visual), what=counts)
+        threads.focus()
+        for _ in range(40):
+            await pilot.press("end")
+            await pilot.pause(0.05)
+            if len(threads.threads) == 500:
+                break
+        await wait_for(pilot, lambda: len(threads.threads) == 500, what="all pages")
+        assert threads.exhausted
+        assert len({t.thread_id for t in threads.threads}) == 500
+
+
+async def test_filter_by_status_and_metadata(server_url):
+    metadata = tag()
+    client = get_client(url=server_url)
+    idle = await client.threads.create(metadata={**metadata, "kind": "idle"})
+    waiting = await client.threads.create(metadata={**metadata, "kind": "waiting"})
+    await client.runs.wait(waiting["thread_id"], "agent", input={"messages": [{"type": "human", "content": "please clarify"}]})
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        threads = thread_list(app)
+        await search(pilot, f"suite={metadata['suite']} status:interrupted")
+        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [waiting["thread_id"]], what="interrupted only")
+        assert threads.threads[0].status == "interrupted"
+        await search(pilot, f"suite={metadata['suite']} kind=idle")
+        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [idle["thread_id"]], what="metadata")
+
+
+async def test_rename_copy_and_delete_with_confirmation(server_url):
+    metadata = tag()
+    client = get_client(url=server_url)
+    thread = await client.threads.create(metadata=metadata)
+    await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "hello"}]})
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        threads = thread_list(app)
+        await search(pilot, f"suite={metadata['suite']}")
+        await wait_for(pilot, lambda: len(threads.threads) == 1)
+        threads.focus()
+        threads.highlighted = 0
+
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen))
+        app.screen.query_one("#prompt-input").value = "Penguin research"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: threads.threads and threads.threads[0].title == "Penguin research", what="rename")
+        state = await client.threads.get_state(thread["thread_id"])
+        assert state["values"]["title"] == "Penguin research"  # the demo graph has a title channel
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: len(threads.threads) == 2, what="copy")
+        copy = threads.threads[0]
+        assert copy.thread_id != thread["thread_id"] and copy.title == "Penguin research"
+
+        threads.highlighted = threads.get_option_index(thread["thread_id"])
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")  # changed my mind: nothing is deleted
+        await pilot.pause(0.2)
+        assert len(threads.threads) == 2
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(threads.threads) == 1, what="delete")
+        assert threads.threads[0].thread_id == copy.thread_id
+        with pytest.raises(Exception):
+            await client.threads.get(thread["thread_id"])
+
+
+async def test_new_thread_with_custom_id_and_metadata(server_url):
+    metadata = tag()
+    wanted = str(uuid.uuid4())
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        thread_list(app).focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
+        app.screen.query_one("#new-thread-id").value = "not-a-uuid"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, NewThreadScreen)  # refused locally, text kept
+        assert "not a UUID" in str(app.screen.query_one("#new-thread-error").visual)
+        app.screen.query_one("#new-thread-id").value = wanted
+        app.screen.query_one("#new-thread-metadata").load_text(f'{{"suite": "{metadata["suite"]}"}}')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, NewThreadScreen))
+        await wait_for(pilot, lambda: thread_list(app).threads and thread_list(app).threads[0].thread_id == wanted)
+    thread = await get_client(url=server_url).threads.get(wanted)
+    assert thread["metadata"]["suite"] == metadata["suite"]

@@ -1,0 +1,46 @@
+"""Helpers for Pilot and snapshot tests: a deterministic app on the test server."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from app.config import Settings
+from app.ui.app import ThreadbenchApp
+
+# Earlier than any timestamp the server writes, so every relative time reads "now".
+FIXED_NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+TERMINAL = (140, 40)
+
+
+def make_app(url: str, data_dir: Path | None = None, **kwargs) -> ThreadbenchApp:
+    settings = Settings(url=url, data_dir=data_dir or Path(tempfile.mkdtemp(prefix="tb-ui-")))
+    return ThreadbenchApp(
+        settings, backend_kind="langgraph", clock=lambda: FIXED_NOW, monotonic=lambda: 0.0, **kwargs
+    )
+
+
+async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 15.0, what: str = "") -> None:
+    """Let the app run until `predicate()` is true (real servers answer in their own time)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        await pilot.pause(0.05)
+
+
+def screen_text(app) -> str:
+    """Everything the screen shows, as plain text (what a person reads)."""
+    from textual.widgets import Markdown, Static
+
+    parts = []
+    for widget in app.screen.query("*"):
+        if isinstance(widget, Markdown):
+            parts.append(widget.source)
+        elif isinstance(widget, Static):
+            parts.append(str(widget.visual) if widget.visual is not None else "")
+    return "\n".join(parts)
