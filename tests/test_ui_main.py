@@ -61,6 +61,7 @@ async def test_send_hello_and_read_the_streamed_reply(server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: app.backend is not None)
         app.screen.query_one(Composer).focus()
+        await pilot.pause()
         await pilot.press(*"hello", "enter")
         await wait_for(pilot, lambda: any("Hello" in t for t in ai_texts(app)), what="the reply")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
@@ -76,6 +77,7 @@ async def test_a_tool_call_is_rendered_and_todos_reach_the_state_tree(server_url
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: app.backend is not None)
         app.screen.query_one(Composer).focus()
+        await pilot.pause()
         await pilot.press(*"make a plan", "enter")
         await wait_for(pilot, lambda: app.screen.query(ToolCallView), what="a tool call")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
@@ -94,10 +96,11 @@ async def test_a_refused_send_keeps_the_draft_and_says_why(server_url):
         app.assistant_id = "no-such-graph"
         composer = app.screen.query_one(Composer)
         composer.focus()
+        await pilot.pause()
         await pilot.press(*"keep me", "enter")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "error", what="refusal")
         assert composer.text == "keep me"
-        assert not app.screen.query(".message.-human")
+        assert not [v for v in app.screen.query(".message.-human") if v.message.text == "keep me"]
         assert any(n.severity == "error" for n in app._notifications)
 
 
@@ -116,10 +119,10 @@ async def test_page_through_500_threads(server_url):
         for _ in range(40):
             await pilot.press("end")
             await pilot.pause(0.05)
-            if len(threads.threads) == 500:
+            if threads.exhausted:
                 break
-        await wait_for(pilot, lambda: len(threads.threads) == 500, what="all pages")
-        assert threads.exhausted
+        await wait_for(pilot, lambda: threads.exhausted, what="all pages")
+        assert len(threads.threads) == 500
         assert len({t.thread_id for t in threads.threads}) == 500
 
 

@@ -212,7 +212,7 @@ class MainScreen(Screen):
         """Keep statuses fresh while runs happen on other threads (one light request)."""
         backend = self.app.backend
         rows = self.thread_list.threads
-        if backend is None or not rows or self.is_running:
+        if backend is None or not rows or self.run_in_progress:
             return
         try:
             fresh = await backend.search_threads(
@@ -220,6 +220,8 @@ class MainScreen(Screen):
             )
         except BackendError:
             return  # the connection indicator reports outages; polling stays quiet
+        if not self.is_attached:
+            return
         known = {t.thread_id: t for t in rows}
         for thread in fresh:
             held = known.get(thread.thread_id)
@@ -275,6 +277,11 @@ class MainScreen(Screen):
 
     async def show_state(self, state: ThreadState, summary: ThreadSummary | None = None) -> None:
         self.thread_state = state
+        self.show_header(state, summary)
+        await self.chat.show_messages(state.messages)
+        self.query_one(Inspector).show_state(state)
+
+    def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None:
         title = state.title or (summary.display_title if summary else state.thread_id)
         status = summary.status if summary else ""
         graph = (summary.graph_id if summary else "") or self.app.assistant_id
@@ -285,13 +292,11 @@ class MainScreen(Screen):
             (f"  ·  {len(state.messages)} messages", "dim"),
         )
         self.query_one("#chat-header", Static).update(header)
-        await self.chat.show_messages(state.messages)
-        self.query_one(Inspector).show_state(state)
 
     # -- runs ----------------------------------------------------------------------------------------
 
     @property
-    def is_running(self) -> bool:
+    def run_in_progress(self) -> bool:
         return any(w.group == "run" and w.is_running for w in self.workers)
 
     @on(Composer.Submitted)
@@ -299,7 +304,7 @@ class MainScreen(Screen):
         if self.app.backend is None:
             self.notify("The server is not ready yet; your message is kept.", severity="warning")
             return
-        if self.is_running:
+        if self.run_in_progress:
             self.notify("A run is in progress: wait for it or cancel it (ctrl+g). Your message is kept.", severity="warning")
             return
         self.send_message(event.text)
@@ -315,7 +320,9 @@ class MainScreen(Screen):
                 thread_id = summary.thread_id
                 self.thread_id = thread_id
                 self.thread_list.set_threads([summary, *self.thread_list.threads], exhausted=self.thread_list.exhausted)
+                self.thread_list.highlighted = 0
                 await self.chat.show_messages([])
+                self.show_header(ThreadState(thread_id=thread_id), summary)
         except BackendError as error:
             self.report(error, "Creating a thread")
             return
@@ -399,17 +406,24 @@ class MainScreen(Screen):
 
     @work(group="row")
     async def refresh_thread_row(self, thread_id: str) -> None:
+        """After a run: the row's status and title, the header and the inspector."""
         backend = self.app.backend
         if backend is None:
             return
         try:
-            thread = await backend.get_thread(thread_id)
+            thread, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
         except BackendError:
             return
+        if not self.is_attached:
+            return  # the app is closing
         self.thread_list.update_thread(thread)
+        if thread_id == self.thread_id:
+            self.thread_state = state
+            self.show_header(state, thread)
+            self.query_one(Inspector).show_state(state)
 
     def action_cancel_run(self) -> None:
-        if not self.is_running or self.thread_id is None:
+        if not self.run_in_progress or self.thread_id is None:
             self.notify("No run in progress.", timeout=2)
             return
         self.cancel_run(self.thread_id, self.run_id)

@@ -1,25 +1,263 @@
-"""The inspector (#inspector): tabs for the state, the timeline, the graph and the events."""
+"""The inspector (#inspector): tabs for the state, the timeline, the graph and the events.
+
+    State     #state-banner (live / past view) · #state-filter (Input) · #state-tree
+    Timeline  #timeline (checkpoints, newest first) · #diff-view (what the selected one changed)
+    Graph     #graph-view
+    Events    #event-log
+
+The inspector never calls the network. It handles its own widgets' messages where that is
+local work: a Timeline.Selected shows that checkpoint's state in the tree (marked as a past
+view) and its diff against its parent (or against the checkpoint marked with m); the
+messages still bubble up so the screen can show the conversation as it was and load more
+history (Timeline.NeedMore). The screen calls:
+
+    show_state(state)                     the live head (after get_state, a run, an edit)
+    show_checkpoints(items, exhausted)    the first page of history (newest first)
+    append_checkpoints(items, exhausted)  an older page (answer to Timeline.NeedMore)
+    disable_timeline(reason)              servers without history; enable_timeline() undoes it
+    show_graph(graph, next_nodes)         the assistant's graph (xray), next node(s) highlighted
+    show_live()                           back to the live head (tree and timeline cursor)
+    event_log, timeline, state_tree, diff_view, graph_view   the widgets themselves
+"""
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.content import Content
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Input, Static, TabbedContent, TabPane
 
-from app.models import ThreadState
+from app.diff import diff_states
+from app.models import GraphInfo, ThreadState
+from app.ui.text import clean
+from app.ui.widgets.diff_view import DiffView
+from app.ui.widgets.event_log import EventLog
+from app.ui.widgets.graph_view import GraphView
 from app.ui.widgets.state_tree import StateTree
+from app.ui.widgets.timeline import Timeline, clock_time
+
+
+class FilterInput(Input):
+    """The key filter; escape (or enter) goes back to the tree, keeping the filter."""
+
+    BINDINGS = [Binding("escape", "done", "Back to the tree", show=False, id="state.filter_done")]
+
+    def action_done(self) -> None:
+        self.post_message(self.Submitted(self, self.value))
 
 
 class Inspector(TabbedContent):
+    DEFAULT_CSS = """
+    Inspector {
+        & TabPane { padding: 0; }
+        #state-banner { height: auto; padding: 0 1; background: $boost; color: $text-muted; }
+        #state-banner.-past { background: $warning 25%; color: $text; }
+        #state-filter { height: 1; border: none; padding: 0 1; background: $boost; }
+        #state-filter:focus { background: $surface-lighten-1; }
+        #state-tree { height: 1fr; padding: 0 0 0 1; overflow-x: hidden; }
+        #timeline { height: 1fr; min-height: 8; }
+        #timeline-header { height: auto; padding: 0 1; background: $boost; }
+        #timeline-columns { height: 1; color: $text-muted; }
+        #timeline-list { height: 1fr; border: none; padding: 0; scrollbar-size-vertical: 1; }
+        #timeline-list > .option-list--option { padding: 0 0; }
+        #timeline-reason { padding: 1 1; color: $text-muted; }
+        #diff-view { height: 45%; min-height: 6; border-top: solid $panel-lighten-2; padding: 0 1; scrollbar-size-vertical: 1; }
+        #diff-view:focus { border-top: solid $accent; }
+        #diff-title { height: auto; }
+        #diff-body { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
+        #graph-view { height: 1fr; padding: 0 1; scrollbar-size: 1 1; }
+        #graph-legend { height: auto; margin-bottom: 1; }
+        #graph-drawing { width: auto; height: auto; }
+        #event-log { height: 1fr; }
+        #event-log-header { height: 1; padding: 0 1; background: $boost; }
+        #event-modes { grid-size: 3; grid-gutter: 0 1; height: auto; padding: 0 1; }
+        #event-modes Checkbox { width: 1fr; }
+        #event-columns { height: 1; }
+        #event-lines { height: 1fr; }
+    }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.live_state: ThreadState | None = None
+        self.viewing: ThreadState | None = None
+        """The checkpoint shown in the tree, or None for the live head."""
+        self.live_hint = ""
+        """A key hint for going back to live, shown in the past-view banner (set by the screen)."""
+
     def compose(self) -> ComposeResult:
-        with TabPane("State", id="tab-state"):
-            yield StateTree(id="state-tree")
-        with TabPane("Timeline", id="tab-timeline"):
-            yield Static(Content.styled("Checkpoint history: coming with the timeline.", "dim"), id="timeline")
-        with TabPane("Graph", id="tab-graph"):
-            yield Static(Content.styled("Graph view: coming soon.", "dim"), id="graph-view")
-        with TabPane("Events", id="tab-events"):
-            yield Static(Content.styled("Stream events of the current run.", "dim"), id="event-log")
+        # TabbedContent composes the panes it was given (normally from a `with` block):
+        # hand it ours, then let it build the tabs and the switcher.
+        self._tab_content = [
+            TabPane(
+                "State",
+                Static(id="state-banner"),
+                FilterInput(placeholder="filter keys (f)", id="state-filter"),
+                StateTree(id="state-tree"),
+                id="tab-state",
+            ),
+            TabPane("Timeline", Timeline(id="timeline"), DiffView(id="diff-view"), id="tab-timeline"),
+            TabPane("Graph", GraphView(id="graph-view"), id="tab-graph"),
+            TabPane("Events", EventLog(id="event-log"), id="tab-events"),
+        ]
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        self._update_banner()
+
+    # -- the widgets ---------------------------------------------------------------------------
+
+    @property
+    def state_tree(self) -> StateTree:
+        return self.query_one("#state-tree", StateTree)
+
+    @property
+    def timeline(self) -> Timeline:
+        return self.query_one("#timeline", Timeline)
+
+    @property
+    def diff_view(self) -> DiffView:
+        return self.query_one("#diff-view", DiffView)
+
+    @property
+    def graph_view(self) -> GraphView:
+        return self.query_one("#graph-view", GraphView)
+
+    @property
+    def event_log(self) -> EventLog:
+        return self.query_one("#event-log", EventLog)
+
+    @property
+    def is_past_view(self) -> bool:
+        return self.viewing is not None
+
+    # -- what the screen calls -----------------------------------------------------------------
 
     def show_state(self, state: ThreadState) -> None:
-        self.query_one(StateTree).show_state(state)
+        """The live head changed. A past view stays on screen until show_live()."""
+        self.live_state = state
+        if self.viewing is None:
+            self.state_tree.show_state(state)
+            self._update_banner()
+        self.graph_view.set_next(list(state.next))
+
+    def show_live(self) -> None:
+        """Leave a past view: the tree shows the live head, the timeline cursor goes to it."""
+        self.viewing = None
+        if self.live_state is not None:
+            self.state_tree.show_state(self.live_state)
+        self._update_banner()
+        self.timeline.select_head()
+
+    def show_checkpoints(self, checkpoints: list[ThreadState], exhausted: bool) -> None:
+        """A new first page of history: any past view ends, the cursor is on the head."""
+        if self.viewing is not None and self.live_state is not None:
+            self.state_tree.show_state(self.live_state)
+        self.viewing = None
+        self.timeline.set_checkpoints(checkpoints, exhausted)
+        self.diff_view.show_note("Select a checkpoint ([ and ]) to see what it changed.")
+        if checkpoints:
+            self._show_diff(checkpoints[0], self.timeline.model.parent_of(checkpoints[0]))
+        self._update_banner()
+
+    def append_checkpoints(self, checkpoints: list[ThreadState], exhausted: bool) -> None:
+        self.timeline.append_checkpoints(checkpoints, exhausted)
+
+    def disable_timeline(self, reason: str) -> None:
+        self.timeline.disable(reason)
+        self.diff_view.show_note("")
+        self.diff_view.display = False
+        tab = self.get_tab("tab-timeline")
+        tab.tooltip = reason
+        self.disable_tab("tab-timeline")
+
+    def enable_timeline(self) -> None:
+        self.timeline.enable()
+        self.diff_view.display = True
+        self.get_tab("tab-timeline").tooltip = None
+        self.enable_tab("tab-timeline")
+
+    def show_graph(self, graph: GraphInfo | None, next_nodes: list[str] | None = None) -> None:
+        if next_nodes is None and self.live_state is not None:
+            next_nodes = list(self.live_state.next)
+        self.graph_view.show_graph(graph, next_nodes)
+
+    def clear(self) -> None:
+        """No thread open."""
+        self.live_state = None
+        self.viewing = None
+        self.state_tree.clear()
+        self.timeline.clear()
+        self.diff_view.show_note("")
+        self._update_banner()
+
+    # -- local work ----------------------------------------------------------------------------
+
+    def _update_banner(self) -> None:
+        banner = self.query_one("#state-banner", Static)
+        viewing = self.viewing
+        if viewing is None:
+            banner.remove_class("-past")
+            state = self.live_state
+            if state is None:
+                banner.update(Content.styled("no thread open", "$text-muted"))
+                return
+            step = f"step {state.step}" if state.step is not None else "head"
+            banner.update(Content.assemble(("● live", "bold $text-success"), (f"  {step}", "$text-muted")))
+            return
+        banner.add_class("-past")
+        parts = [
+            ("◷ past view", "bold $text-warning"),
+            (f"  step {viewing.step}" if viewing.step is not None else "", "bold"),
+            (f" · {clean(viewing.source)}" if viewing.source else "", ""),
+            (f" · {clock_time(viewing.created_at)}", "$text-muted"),
+        ]
+        if self.live_hint:
+            parts.append((f"\n{clean(self.live_hint)}", "$text-muted"))
+        banner.update(Content.assemble(*parts))
+
+    def _show_diff(self, checkpoint: ThreadState, parent: ThreadState | None) -> None:
+        marked = self.timeline.marked
+        if marked is not None and marked.checkpoint_id != checkpoint.checkpoint_id:
+            old, new = marked, checkpoint
+            if (old.step or 0) > (new.step or 0) or (
+                old.step == new.step and old.created_at and new.created_at and old.created_at > new.created_at
+            ):
+                old, new = new, old
+            self.diff_view.show_diff(diff_states(old, new), "★ marked")
+            return
+        if parent is None and checkpoint.parent_checkpoint_id:
+            self.diff_view.show_diff(diff_states(None, checkpoint), "parent not loaded yet: all values")
+            return
+        self.diff_view.show_diff(diff_states(parent, checkpoint), "against its parent" if parent else "first checkpoint")
+
+    @on(Timeline.Selected)
+    def _timeline_selected(self, event: Timeline.Selected) -> None:
+        # Not stopped: the screen shows the conversation as it was then.
+        self.viewing = None if event.is_head else event.checkpoint
+        self.state_tree.show_state(event.checkpoint if not event.is_head or self.live_state is None else self.live_state)
+        self._update_banner()
+        self._show_diff(event.checkpoint, event.parent)
+
+    @on(Timeline.Marked)
+    def _timeline_marked(self, event: Timeline.Marked) -> None:
+        selected = self.timeline.selected
+        if selected is not None:
+            self._show_diff(selected, self.timeline.model.parent_of(selected))
+
+    @on(Input.Changed, "#state-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.state_tree.set_filter(event.value)
+
+    @on(Input.Submitted, "#state-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.state_tree.focus()
+
+    @on(StateTree.FilterRequested)
+    def _filter_requested(self, event: StateTree.FilterRequested) -> None:
+        event.stop()
+        self.query_one("#state-filter", Input).focus()
+

@@ -116,23 +116,23 @@ class ToolCallView(Collapsible):
 
     def __init__(self, call: ToolCall, args_text: str = "") -> None:
         self.call = call
-        self._body = Static(self._args(call, args_text), classes="tool-args")
-        super().__init__(self._body, title=self._title(call), collapsed=False, classes="tool-call")
+        self._body = Static(self._args_for(call, args_text), classes="tool-args")
+        super().__init__(self._body, title=self._title_for(call), collapsed=False, classes="tool-call")
 
     @staticmethod
-    def _title(call: ToolCall) -> Content:  # type: ignore[override]
+    def _title_for(call: ToolCall) -> Content:
         return Content.assemble(("tool call ", "dim"), (clean(call.name) or "…", "bold"))
 
     @staticmethod
-    def _args(call: ToolCall, args_text: str) -> Content:
+    def _args_for(call: ToolCall, args_text: str) -> Content:
         if args_text and not call.args:
             return plain(args_text)
         return plain(pretty_json(call.args))
 
     def update_call(self, call: ToolCall, args_text: str = "") -> None:
         self.call = call
-        self.title = self._title(call)  # type: ignore[assignment]
-        self._body.update(self._args(call, args_text))
+        self.title = self._title_for(call)  # type: ignore[assignment]
+        self._body.update(self._args_for(call, args_text))
 
 
 class ReasoningView(Collapsible):

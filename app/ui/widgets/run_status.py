@@ -40,7 +40,7 @@ class RunStatus(Static):
         self.elapsed = 0.0
         self.state, self.detail = "running", detail
         self._ticker.resume()
-        self._render()
+        self._redraw()
 
     def count(self, events: int, node: str = "") -> None:
         self.events += events
@@ -53,18 +53,18 @@ class RunStatus(Static):
         self.started = None
         self._ticker.pause()
         self.state, self.detail = state, detail
-        self._render()
+        self._redraw()
 
     def show(self, state: str, detail: str = "") -> None:
         self.state, self.detail = state, detail
-        self._render()
+        self._redraw()
 
     def _tick(self) -> None:
         if self.started is not None:
             self.elapsed = self.app.monotonic() - self.started
-        self._render()
+        self._redraw()
 
-    def _render(self) -> None:
+    def _redraw(self) -> None:
         label = {"running": "running"}.get(self.state, self.state)
         parts: list[tuple[str, str] | str] = [(f" {label} ", STATE_STYLES.get(self.state, ""))]
         if self.state == "running" and self.node:
