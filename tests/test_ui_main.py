@@ -206,3 +206,24 @@ async def test_new_thread_with_custom_id_and_metadata(server_url):
         await wait_for(pilot, lambda: thread_list(app).threads and thread_list(app).threads[0].thread_id == wanted)
     thread = await get_client(url=server_url).threads.get(wanted)
     assert thread["metadata"]["suite"] == metadata["suite"]
+
+
+async def test_run_options_from_the_schema_reach_the_agent(server_url):
+    from app.ui.screens.run_options import RunOptionsScreen
+
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        thread_list(app).focus()
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunOptionsScreen))
+        app.screen.query_one("#option-is_plan_mode").value = True
+        app.screen.query_one("#option-model_name").value = "demo-large"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, RunOptionsScreen))
+        assert "plan_mode" in str(app.screen.query_one("#run-options").visual)
+        app.screen.query_one(Composer).focus()
+        await pilot.pause()
+        await pilot.press(*"hello", "enter")
+        await wait_for(pilot, lambda: any("demo-large" in t for t in ai_texts(app)), what="model name in reply")
+        assert app.screen.query(ToolCallView).first().call.name == "write_todos"

@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -23,6 +22,7 @@ from app.backends.detect import make_backend
 from app.config import Settings
 from app.embedded.launcher import EmbeddedServer, LaunchError
 from app.logs import log, setup_logging
+from app.run_options import RunOptions
 from app.ui.screens.main import MainScreen
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"
@@ -50,13 +50,20 @@ class ThreadbenchApp(App[None]):
         self.monotonic = monotonic
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
         self.backend: Backend | None = None
-        self.assistant_id = "agent"
-        self.run_context: dict[str, Any] = {}
+        self.run_options = RunOptions()
         self.server: EmbeddedServer | None = None
         self.starting_text = ""
         self.log_path = setup_logging(
             settings.data_dir, settings.debug, secrets=[settings.effective_api_key() or ""]
         )
+
+    @property
+    def assistant_id(self) -> str:
+        return self.run_options.assistant_id
+
+    @assistant_id.setter
+    def assistant_id(self, value: str) -> None:
+        self.run_options.assistant_id = value
 
     def on_mount(self) -> None:
         if self.settings.embedded:

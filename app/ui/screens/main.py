@@ -22,12 +22,14 @@ from textual.widgets import Footer, Input, Static
 from app.backends.base import BackendError
 from app.normalize import messages_from_values
 from app.models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
+from app.run_options import fields_from_schema
 from app.streaming import pump
 from app.thread_filter import ThreadFilter, parse_filter
 from app.ui.text import clean, one_line
 from app.ui.screens.confirm import ConfirmScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.screens.prompt import PromptScreen
+from app.ui.screens.run_options import RunOptionsScreen
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.inspector import Inspector
@@ -58,6 +60,7 @@ class MainScreen(Screen):
         Binding("ctrl+r", "refresh", "Refresh", priority=True, id="main.refresh"),
         Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel"),
         Binding("i", "focus_composer", "Compose", id="main.compose"),
+        Binding("o", "run_options", "Run options", id="main.options"),
         Binding("escape", "focus_threads", "Threads", show=False, id="main.threads"),
     ]
 
@@ -78,6 +81,7 @@ class MainScreen(Screen):
                 yield Static(id="chat-header")
                 yield ChatLog(id="chat-log")
                 yield RunStatus(id="run-status")
+                yield Static(id="run-options")
                 yield Composer(id="composer")
             yield Inspector(id="inspector")
         yield Footer()
@@ -117,6 +121,7 @@ class MainScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#chat-header", Static).update(Content.styled("no thread open", "dim"))
+        self.show_run_options()
         if self.app.backend is None:
             self.sidebar.show_note(self.app.starting_text)
             self.run_status.show("starting", self.app.starting_text)
@@ -330,7 +335,8 @@ class MainScreen(Screen):
         request = RunRequest(
             assistant_id=self.app.assistant_id,
             input={"messages": [{"type": "human", "content": text, "id": message_id}]},
-            context=dict(self.app.run_context),
+            context=self.app.run_options.context(),
+            configurable=self.app.run_options.configurable(),
             multitask_strategy="reject",
         )
         human = ChatMessage(id=message_id, type="human", text=text)
@@ -463,6 +469,45 @@ class MainScreen(Screen):
         if self.thread_id is not None:
             self.open_thread(self.thread_id)
 
+    def show_run_options(self) -> None:
+        options = self.app.run_options
+        self.query_one("#run-options", Static).update(
+            Content.assemble(
+                ("assistant ", "dim"),
+                (clean(options.assistant_id), "bold"),
+                ("  options ", "dim"),
+                clean(options.summary()),
+                (f"  as {options.send_as}" if options.send_as != "context" else "", "dim"),
+                ("  (o to change)", "dim italic"),
+            )
+        )
+
+    def action_run_options(self) -> None:
+        if self.app.backend is not None:
+            self.edit_run_options()
+
+    @work(group="modal")
+    async def edit_run_options(self) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        assistants: list = []
+        schema: dict = {}
+        try:
+            if backend.capabilities.assistants:
+                assistants = await backend.list_assistants()
+            schemas = await backend.get_schemas(self.app.assistant_id)
+            schema = schemas.get("context_schema") or (
+                (schemas.get("config_schema") or {}).get("properties", {}).get("configurable") or {}
+            )
+        except BackendError as error:
+            self.report(error, "Reading the assistant's options")
+        options = await self.app.push_screen_wait(
+            RunOptionsScreen(self.app.run_options, fields_from_schema(schema), assistants)
+        )
+        if options is not None:
+            self.app.run_options = options
+            self.show_run_options()
+
     def action_new_thread(self) -> None:
         if self.app.backend is None:
             return
@@ -490,6 +535,7 @@ class MainScreen(Screen):
             self.report(error, "Creating the thread")
             return
         self.app.assistant_id = request.assistant_id
+        self.show_run_options()
         self._insert_thread(summary)
         self.notify("Thread created.", timeout=2)
 

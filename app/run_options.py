@@ -1,0 +1,83 @@
+"""Run options: the fields a run can be given, from the assistant's context schema plus the
+keys DeerFlow reads, and how they are sent (`context`, or `configurable` for older servers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+FieldKind = Literal["bool", "choice", "text", "number"]
+
+
+@dataclass
+class OptionField:
+    name: str
+    kind: FieldKind
+    description: str = ""
+    choices: list[str] = field(default_factory=list)
+
+
+DEERFLOW_FIELDS = [
+    OptionField("thinking_enabled", "bool", "show the model's reasoning"),
+    OptionField("is_plan_mode", "bool", "plan with a todo list first"),
+    OptionField("subagent_enabled", "bool", "let the agent start subagents"),
+    OptionField("reasoning_effort", "choice", "how hard to think", ["minimal", "low", "medium", "high"]),
+    OptionField("model_name", "text", "the model to use"),
+]
+
+
+def fields_from_schema(schema: dict[str, Any] | None) -> list[OptionField]:
+    """Option fields from a JSON schema (the assistant's context or config schema), then
+    DeerFlow's known keys that the schema does not mention."""
+    found: list[OptionField] = []
+    properties = (schema or {}).get("properties") or {}
+    for name, spec in properties.items():
+        if not isinstance(spec, dict):
+            continue
+        spec = _first_concrete(spec)
+        kind: FieldKind = "text"
+        choices: list[str] = []
+        if spec.get("type") == "boolean":
+            kind = "bool"
+        elif isinstance(spec.get("enum"), list):
+            kind, choices = "choice", [str(c) for c in spec["enum"]]
+        elif spec.get("type") in ("integer", "number"):
+            kind = "number"
+        elif spec.get("type") not in (None, "string"):
+            continue  # objects and arrays are edited as state, not as run options
+        found.append(OptionField(str(name), kind, str(spec.get("description") or ""), choices))
+    known = {f.name for f in found}
+    return found + [f for f in DEERFLOW_FIELDS if f.name not in known]
+
+
+def _first_concrete(spec: dict[str, Any]) -> dict[str, Any]:
+    """`anyOf: [{type: string}, {type: null}]` (an Optional field) -> {type: string}."""
+    for key in ("anyOf", "oneOf"):
+        options = spec.get(key)
+        if isinstance(options, list):
+            for option in options:
+                if isinstance(option, dict) and option.get("type") != "null":
+                    return {**option, "description": spec.get("description", "")}
+    return spec
+
+
+@dataclass
+class RunOptions:
+    assistant_id: str = "agent"
+    values: dict[str, Any] = field(default_factory=dict)
+    send_as: Literal["context", "configurable"] = "context"
+
+    def context(self) -> dict[str, Any]:
+        return dict(self.values) if self.send_as == "context" else {}
+
+    def configurable(self) -> dict[str, Any]:
+        return dict(self.values) if self.send_as == "configurable" else {}
+
+    def summary(self) -> str:
+        parts = []
+        for key, value in self.values.items():
+            if value is True:
+                parts.append(key.removesuffix("_enabled").removeprefix("is_"))
+            elif value not in (False, None, ""):
+                parts.append(f"{key}={value}")
+        return ", ".join(parts) or "defaults"

@@ -1,0 +1,100 @@
+"""RunOptionsScreen: choose the assistant and the run options sent with the next runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from app.models import Assistant
+from app.run_options import OptionField, RunOptions
+from app.ui.text import clean
+
+
+class RunOptionsScreen(ModalScreen[RunOptions | None]):
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="options.cancel"),
+        Binding("ctrl+s", "save", "Apply", priority=True, id="options.save"),
+    ]
+
+    def __init__(self, options: RunOptions, fields: list[OptionField], assistants: list[Assistant]) -> None:
+        super().__init__(classes="modal")
+        self.options = options
+        self.fields = fields
+        self.assistants = assistants
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog -wide", id="run-options-dialog"):
+            yield Static(Content.styled("Run options", "bold"), classes="dialog-title")
+            choices = [(Content(clean(a.name or a.graph_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), a.assistant_id) for a in self.assistants]
+            if not any(value == self.options.assistant_id for _, value in choices):
+                choices.insert(0, (Content(clean(self.options.assistant_id)), self.options.assistant_id))
+            yield Label("Assistant / graph")
+            yield Select(choices, value=self.options.assistant_id, allow_blank=False, id="option-assistant")
+            with VerticalScroll(id="option-fields"):
+                for spec in self.fields:
+                    yield from self._field(spec, self.options.values.get(spec.name))
+            yield Label("Send options as")
+            yield Select(
+                [("context (LangGraph >= 0.6, DeerFlow)", "context"), ("configurable (older servers)", "configurable")],
+                value=self.options.send_as,
+                allow_blank=False,
+                id="option-send-as",
+            )
+            yield Static(id="run-options-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Apply (ctrl+s)", variant="primary", id="options-apply")
+                yield Button("Cancel (esc)", id="options-cancel")
+
+    def _field(self, spec: OptionField, value: Any) -> ComposeResult:
+        label = Content.assemble((clean(spec.name), "bold"), ("  " + clean(spec.description), "dim") if spec.description else "")
+        with Horizontal(classes="option-row"):
+            yield Static(label, classes="option-label")
+            widget_id = f"option-{spec.name}"
+            if spec.kind == "bool":
+                yield Switch(value=bool(value), id=widget_id)
+            elif spec.kind == "choice":
+                yield Select([(clean(c), c) for c in spec.choices], value=value if value in spec.choices else Select.BLANK, id=widget_id)
+            else:
+                yield Input(value="" if value is None else str(value), id=widget_id, type="number" if spec.kind == "number" else "text")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_save() if event.button.id == "options-apply" else self.action_cancel()
+
+    def action_save(self) -> None:
+        values: dict[str, Any] = {}
+        for spec in self.fields:
+            widget = self.query_one(f"#option-{spec.name}")
+            if isinstance(widget, Switch):
+                if widget.value:
+                    values[spec.name] = True
+            elif isinstance(widget, Select):
+                if widget.value is not Select.BLANK:
+                    values[spec.name] = widget.value
+            elif isinstance(widget, Input) and widget.value.strip():
+                text = widget.value.strip()
+                if spec.kind == "number":
+                    try:
+                        values[spec.name] = int(text) if text.lstrip("-").isdigit() else float(text)
+                    except ValueError:
+                        self.query_one("#run-options-error", Static).update(
+                            Content.styled(f"{spec.name} must be a number.", "$error")
+                        )
+                        return
+                else:
+                    values[spec.name] = text
+        self.dismiss(
+            RunOptions(
+                assistant_id=str(self.query_one("#option-assistant", Select).value),
+                values=values,
+                send_as=self.query_one("#option-send-as", Select).value,  # type: ignore[arg-type]
+            )
+        )
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
