@@ -99,6 +99,8 @@ class ThreadSummary(_Model):
     graph_id: str = ""
     assistant_id: str = ""
     has_title_channel: bool = False
+    interrupts: list[Interrupt] = Field(default_factory=list)
+    """Open interrupts (the server's thread `interrupts`), for the inbox; task_id is set."""
 
     @property
     def display_title(self) -> str:

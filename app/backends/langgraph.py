@@ -1,0 +1,551 @@
+"""A LangGraph Agent Server (local `langgraph dev`, a deployment, DeerFlow) through langgraph-sdk.
+
+Every call goes through `_call`, which maps the SDK's and httpx's exceptions to the typed
+errors in app.backends.base (one sentence saying what failed, plus the server's detail) and
+works around the server's traps (see /work/shared/FACTS.md):
+- after a 5xx the server may drop the pooled connection, so the next request on it fails
+  with httpx.ReadError: after any 5xx the SDK client is replaced (fresh connections), and
+  idempotent calls (reads, delete) are retried once on a transport error;
+- the thread list does not fetch each thread's full values (a thread of 500 messages is
+  ~300 KB): it asks for a few small fields and `extract`s the title and first message;
+- `get_history(before=...)` wants {"configurable": {"checkpoint_id": ...}};
+- the thread-level join stream never ends, so join_stream follows the active run instead;
+- get_schemas wants an assistant UUID: a graph id is resolved to its assistant first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import ssl
+import uuid
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import httpx
+import langgraph_sdk
+from langgraph_sdk.client import LangGraphClient
+
+from app.backends.base import (
+    BackendError,
+    Conflict,
+    Invalid,
+    NotFound,
+    ServerError,
+    Unauthorized,
+    Unreachable,
+)
+from app.models import (
+    Assistant,
+    Capabilities,
+    GraphEdge,
+    GraphInfo,
+    GraphNode,
+    RunEvent,
+    RunRequest,
+    ThreadQuery,
+    ThreadState,
+    ThreadSummary,
+)
+from app.normalize import (
+    SECOND_TEXT_EXTRACT,
+    TITLE_EXTRACT,
+    needs_second_text,
+    run_event_from_part,
+    state_from_dict,
+    thread_from_dict,
+)
+
+T = TypeVar("T")
+THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
+DETAIL_LENGTH = 300
+CHECK_TIMEOUT = 10.0
+CONNECT_RETRIES = 1
+# A connection that broke mid-request (not one that never opened): retried once if idempotent.
+BROKEN_CONNECTION = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
+DEFAULT_TIMEOUT = httpx.Timeout(connect=5, read=300, write=300, pool=5)  # the SDK's
+
+
+def _headers(api_key: str | None) -> dict[str, str]:
+    """What langgraph_sdk.get_client sends: its user agent, and the API key given or, like
+    the SDK, the first of LANGGRAPH_API_KEY, LANGSMITH_API_KEY, LANGCHAIN_API_KEY."""
+    headers = {"User-Agent": f"langgraph-sdk-py/{langgraph_sdk.__version__} threadbench"}
+    if api_key is None:
+        for name in ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
+            if os.environ.get(name):
+                api_key = os.environ[name].strip().strip("\"'")
+                break
+    if api_key:
+        headers["x-api-key"] = api_key
+    return headers
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    return httpx.create_ssl_context()
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True
+
+
+def _detail(err: httpx.HTTPStatusError) -> str:
+    """The server's own words about a failed request (its `detail`), on one short line."""
+    body = getattr(err, "body", None)  # the SDK's typed errors carry the decoded body
+    if body is None:
+        notes = getattr(err, "__notes__", None)  # plain httpx errors the SDK annotated
+        text = notes[-1] if notes else ""
+        if not text:
+            with contextlib.suppress(httpx.ResponseNotRead, RuntimeError):
+                text = err.response.text
+        body = text
+        with contextlib.suppress(ValueError):
+            body = json.loads(text)
+    text = body if isinstance(body, str) else ""
+    if isinstance(body, dict):
+        text = next((body[k] for k in ("detail", "message", "error") if isinstance(body.get(k), str)), "")
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= DETAIL_LENGTH else line[: DETAIL_LENGTH - 1] + "…"
+
+
+class LangGraphBackend:
+    """The Backend protocol over langgraph-sdk's async client."""
+
+    def __init__(self, url: str, api_key: str | None = None, *, timeout: float | None = None) -> None:
+        self.url = url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = timeout
+        self.capabilities = Capabilities()
+        self._client = self._new_client()
+        self._retired: list[LangGraphClient] = []  # replaced after a failure, see _renew_client
+        self._streaming: Counter[LangGraphClient] = Counter()  # open streams per client
+        self._extract = True  # False once a server refused or ignored `extract`
+        self._assistant_ids: dict[str, str] = {}
+
+    # --- plumbing ----------------------------------------------------------------------------
+
+    def _new_client(self) -> LangGraphClient:
+        """The SDK's client on our own httpx client: a refused connection is retried once,
+        not five times with back-off (7.5 s before "unreachable"), and the TLS context is
+        made once per process (making one costs ~50 ms, and clients are renewed)."""
+        return LangGraphClient(httpx.AsyncClient(
+            base_url=self.url,
+            headers=_headers(self.api_key),
+            timeout=httpx.Timeout(self.timeout) if self.timeout else DEFAULT_TIMEOUT,
+            transport=httpx.AsyncHTTPTransport(verify=_tls_context(), retries=CONNECT_RETRIES),
+        ))
+
+    def _renew_client(self) -> None:
+        """Fresh connections for what follows: after a 5xx the server may have dropped the
+        pooled connection. The old client is closed once no stream reads from it."""
+        self._retired.append(self._client)
+        self._client = self._new_client()
+
+    async def _close_retired(self) -> None:
+        keep = []
+        for client in self._retired:
+            if self._streaming[client]:
+                keep.append(client)
+            else:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+        self._retired = keep
+
+    async def close(self) -> None:
+        clients, self._retired = [self._client, *self._retired], []
+        for client in clients:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    def _error(self, err: Exception, doing: str) -> BackendError:
+        """The typed error for an exception raised while `doing` something."""
+        if isinstance(err, BackendError):
+            return err
+        response = getattr(err, "response", None)
+        if isinstance(err, httpx.HTTPStatusError) and response is not None:
+            status = response.status_code
+            detail = _detail(err) or f"HTTP {status} {response.reason_phrase}".strip()
+            message = f"Could not {doing}: {detail}"
+            if status == 404:
+                return NotFound(message, status=status)
+            if status == 409:
+                return Conflict(message, status=status)
+            if status in (400, 422):
+                return Invalid(message, status=status)
+            if status in (401, 403):
+                return Unauthorized(
+                    f"Could not {doing}: the server refused the credentials ({detail})", status=status
+                )
+            if status >= 500:
+                self._renew_client()
+                return ServerError(f"Could not {doing}: the server failed ({detail})", status=status)
+            return BackendError(message, status=status)
+        if isinstance(err, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
+            return Invalid(f"Could not {doing}: {self.url!r} is not a usable http(s) URL ({err})")
+        if isinstance(err, (httpx.ConnectError, httpx.ConnectTimeout)):
+            return Unreachable(f"Could not {doing}: nothing answers at {self.url} ({err or type(err).__name__})")
+        if isinstance(err, httpx.TimeoutException):
+            return Unreachable(f"Could not {doing}: the server at {self.url} did not answer in time")
+        if isinstance(err, httpx.TransportError):  # ReadError, RemoteProtocolError, ...
+            self._renew_client()
+            reason = str(err) or type(err).__name__
+            return Unreachable(f"Could not {doing}: the connection to {self.url} broke ({reason})")
+        return ServerError(f"Could not {doing}: {type(err).__name__}: {err}".rstrip(": "))
+
+    async def _call(
+        self,
+        doing: str,
+        request: Callable[[LangGraphClient], Awaitable[T]],
+        *,
+        retry: bool = False,
+    ) -> T:
+        """Run `request(client)`, mapping failures to typed errors.
+
+        retry=True (idempotent requests only) retries once, on a fresh client, after a
+        connection broke mid-request (the server can drop a pooled connection after a 500).
+        """
+        for attempt in (1, 2):
+            try:
+                return await request(self._client)
+            except Exception as err:  # noqa: BLE001 - every failure becomes a typed error
+                error = self._error(err, doing)
+                if self._retired:
+                    await self._close_retired()
+                if not (retry and attempt == 1 and isinstance(err, BROKEN_CONNECTION)):
+                    raise error from err
+        raise AssertionError("unreachable")
+
+    async def _events(
+        self, doing: str, parts: Callable[[LangGraphClient], AsyncIterator[Any]], run_id: str = ""
+    ) -> AsyncIterator[RunEvent]:
+        """RunEvents from an SDK stream of parts, ending with one "end" event."""
+        client = self._client
+        self._streaming[client] += 1
+        try:
+            async with contextlib.aclosing(parts(client)) as stream:
+                async for part in stream:
+                    result = run_event_from_part(part.event, part.data, part.id)
+                    for event in result if isinstance(result, list) else (result,):
+                        if event.kind == "metadata" and event.run_id:
+                            run_id = event.run_id
+                        elif event.kind == "end":
+                            continue  # ours comes last
+                        if not event.run_id:
+                            event.run_id = run_id
+                        yield event
+        except BackendError:
+            raise
+        except Exception as err:  # noqa: BLE001
+            raise self._error(err, doing) from err
+        finally:
+            self._streaming[client] -= 1
+            if not self._streaming[client]:
+                del self._streaming[client]
+        yield RunEvent(kind="end", event="end", run_id=run_id)
+
+    # --- server ------------------------------------------------------------------------------
+
+    async def check(self) -> dict[str, Any]:
+        async def info(client: LangGraphClient) -> dict[str, Any]:
+            response = await client.http.client.get("/info", timeout=CHECK_TIMEOUT)
+            response.raise_for_status()
+            data = response.json()
+            return data if isinstance(data, dict) else {"info": data}
+
+        try:
+            return await self._call(f"reach the server at {self.url}", info, retry=True)
+        except NotFound as err:
+            raise Invalid(
+                f"{self.url} answers, but not as a LangGraph Agent Server (no /info).",
+                status=404,
+            ) from err
+
+    # --- threads -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _metadata_filter(query: ThreadQuery) -> dict[str, Any]:
+        metadata = dict(query.metadata)
+        if query.graph_id:
+            metadata["graph_id"] = query.graph_id
+        return metadata
+
+    async def _search_rows(self, doing: str, **kwargs: Any) -> list[dict[str, Any]]:
+        """threads.search with small rows: no values, but `extracted` title fields.
+
+        Falls back to selecting values once if the server refuses or ignores `extract`.
+        """
+        if self._extract:
+            try:
+                rows = await self._call(doing, lambda c: c.threads.search(
+                    select=THREAD_FIELDS, extract=TITLE_EXTRACT, **kwargs), retry=True)
+            except Invalid as err:
+                if "extract" not in str(err):
+                    raise  # a bad filter, not a server without `extract`
+                rows = None
+            if rows is not None and (not rows or any("extracted" in row for row in rows)):
+                await self._second_texts(doing, rows)
+                return rows
+            self._extract = False
+        return await self._call(doing, lambda c: c.threads.search(
+            select=[*THREAD_FIELDS, "values"], **kwargs), retry=True)
+
+    async def _second_texts(self, doing: str, rows: list[dict[str, Any]]) -> None:
+        """Fetch message[1]'s text for threads whose first message is not the human's."""
+        ids = [row["thread_id"] for row in rows if needs_second_text(row.get("extracted"))]
+        if not ids:
+            return
+        extra = await self._call(doing, lambda c: c.threads.search(
+            ids=ids, limit=len(ids), select=["thread_id"], extract=SECOND_TEXT_EXTRACT), retry=True)
+        texts = {row.get("thread_id"): row.get("extracted") or {} for row in extra}
+        for row in rows:
+            if row.get("thread_id") in texts and isinstance(row.get("extracted"), dict):
+                row["extracted"].update(texts[row["thread_id"]])
+
+    async def search_threads(self, query: ThreadQuery) -> list[ThreadSummary]:
+        rows = await self._search_rows(
+            "list the threads",
+            metadata=self._metadata_filter(query) or None,
+            status=query.status if query.status and query.status != "unknown" else None,
+            ids=query.ids or None,
+            sort_by=query.sort_by,
+            sort_order=query.sort_order,
+            limit=query.limit,
+            offset=query.offset,
+        )
+        return [thread_from_dict(row) for row in rows]
+
+    async def count_threads(self, query: ThreadQuery) -> int | None:
+        status = query.status if query.status and query.status != "unknown" else None
+        metadata = self._metadata_filter(query) or None
+        if query.ids:  # count has no ids filter
+            rows = await self._call("count the threads", lambda c: c.threads.search(
+                ids=query.ids, metadata=metadata, status=status, limit=len(query.ids),
+                select=["thread_id"]), retry=True)
+            return len(rows)
+        count = await self._call("count the threads", lambda c: c.threads.count(
+            metadata=metadata, status=status), retry=True)
+        return count if isinstance(count, int) else None
+
+    async def get_thread(self, thread_id: str) -> ThreadSummary:
+        doing = f"get thread {thread_id}"
+        rows = await self._search_rows(doing, ids=[thread_id], limit=1)
+        if not rows:
+            raise NotFound(f"Could not {doing}: there is no such thread on the server", status=404)
+        return thread_from_dict(rows[0])
+
+    async def create_thread(
+        self,
+        *,
+        thread_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        graph_id: str | None = None,
+        supersteps: list[dict[str, Any]] | None = None,
+    ) -> ThreadSummary:
+        if thread_id is not None and not _is_uuid(thread_id):
+            raise Invalid(
+                f"A thread id must be a UUID (like {uuid.uuid4()}); {thread_id!r} is not one."
+            )
+        steps = _supersteps(supersteps) if supersteps else None
+        thread = await self._call("create the thread", lambda c: c.threads.create(
+            thread_id=thread_id or None, metadata=metadata or None, graph_id=graph_id or None,
+            supersteps=steps))
+        return thread_from_dict(thread)
+
+    async def copy_thread(self, thread_id: str) -> ThreadSummary:
+        doing = f"copy thread {thread_id}"
+        try:
+            copy = await self._call(doing, lambda c: c.threads.copy(thread_id))
+        except Conflict as err:  # the server answers 409 "Conflict" for an unknown thread
+            if not await self._search_rows(doing, ids=[thread_id], limit=1):
+                raise NotFound(f"Could not {doing}: there is no such thread on the server", status=404) from err
+            raise
+        if isinstance(copy, dict) and copy.get("thread_id"):
+            return thread_from_dict(copy)
+        raise ServerError(f"Could not copy thread {thread_id}: the server did not say what the copy is")
+
+    async def update_metadata(self, thread_id: str, metadata: dict[str, Any]) -> ThreadSummary:
+        thread = await self._call(f"update the metadata of thread {thread_id}",
+                                  lambda c: c.threads.update(thread_id, metadata=metadata))
+        return thread_from_dict(thread)
+
+    async def delete_thread(self, thread_id: str) -> None:
+        await self._call(f"delete thread {thread_id}", lambda c: c.threads.delete(thread_id), retry=True)
+
+    # --- state and history ------------------------------------------------------------------
+
+    async def get_state(self, thread_id: str, checkpoint_id: str | None = None) -> ThreadState:
+        doing = f"get the state of thread {thread_id}" + (f" at checkpoint {checkpoint_id}" if checkpoint_id else "")
+        state = await self._call(doing, lambda c: c.threads.get_state(
+            thread_id, checkpoint_id=checkpoint_id or None), retry=True)
+        return state_from_dict(state, thread_id)
+
+    async def get_history(
+        self, thread_id: str, *, limit: int = 20, before: str | None = None
+    ) -> list[ThreadState]:
+        cursor = {"configurable": {"checkpoint_id": before}} if before else None
+        items = await self._call(f"get the history of thread {thread_id}", lambda c: c.threads.get_history(
+            thread_id, limit=limit, before=cursor), retry=True)
+        return [state_from_dict(item, thread_id) for item in items or []]
+
+    async def update_state(
+        self,
+        thread_id: str,
+        values: dict[str, Any] | None,
+        *,
+        as_node: str | None = None,
+        checkpoint_id: str | None = None,
+    ) -> str:
+        result = await self._call(f"update the state of thread {thread_id}", lambda c: c.threads.update_state(
+            thread_id, values, as_node=as_node or None, checkpoint_id=checkpoint_id or None))
+        result = result if isinstance(result, dict) else {}
+        for found in (
+            result.get("checkpoint_id"),
+            (result.get("checkpoint") or {}).get("checkpoint_id"),
+            (result.get("configurable") or {}).get("checkpoint_id"),
+        ):
+            if isinstance(found, str) and found:
+                return found
+        return ""
+
+    # --- runs --------------------------------------------------------------------------------
+
+    def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
+        def parts(client: LangGraphClient) -> AsyncIterator[Any]:
+            return client.runs.stream(
+                thread_id,
+                request.assistant_id,
+                input=request.input,
+                command=request.command or None,
+                context=request.context or None,
+                config={"configurable": request.configurable} if request.configurable else None,
+                checkpoint_id=request.checkpoint_id or None,
+                stream_mode=request.stream_modes,
+                stream_subgraphs=request.subgraphs,
+                stream_resumable=request.resumable,
+                multitask_strategy=request.multitask_strategy,
+                on_disconnect="continue",  # leaving the stream must not cancel the run
+            )
+
+        return self._events(f"run {request.assistant_id} on thread {thread_id}", parts)
+
+    async def join_stream(
+        self, thread_id: str, run_id: str | None = None, last_event_id: str | None = None
+    ) -> AsyncIterator[RunEvent]:
+        """Follow a run's stream (the given one, else the thread's active run) to its end.
+
+        The server's thread-level stream never ends (it waits for the next run), so without a
+        run id the active run is looked up; with none, the stream is just the "end" event.
+        """
+        run_id = run_id or await self.active_run(thread_id)
+        if not run_id:
+            yield RunEvent(kind="end", event="end")
+            return
+        events = self._events(
+            f"join run {run_id} on thread {thread_id}",
+            lambda client: client.runs.join_stream(thread_id, run_id, last_event_id=last_event_id or None),
+            run_id,
+        )
+        async with contextlib.aclosing(events):
+            async for event in events:
+                yield event
+
+    async def active_run(self, thread_id: str) -> str | None:
+        runs = await self._call(f"list the runs of thread {thread_id}", lambda c: c.runs.list(
+            thread_id, limit=20, select=["run_id", "status"]), retry=True)
+        runs = [run for run in runs or [] if isinstance(run, dict)]
+        for status in ("running", "pending"):
+            for run in runs:
+                if run.get("status") == status and run.get("run_id"):
+                    return str(run["run_id"])
+        return None
+
+    async def cancel_run(self, thread_id: str, run_id: str, action: str = "interrupt") -> None:
+        if action not in ("interrupt", "rollback"):
+            raise Invalid(f"Cannot cancel with {action!r}: use \"interrupt\" or \"rollback\".")
+        doing = f"cancel run {run_id}"
+        try:
+            await self._call(doing, lambda c: c.runs.cancel(thread_id, run_id, wait=True, action=action))
+        except NotFound as err:
+            raise NotFound(
+                f"Could not {doing}: it has finished already or does not exist ({err.message.split(': ', 1)[-1]})",
+                status=404,
+            ) from err
+
+    # --- assistants and graphs --------------------------------------------------------------
+
+    async def list_assistants(self) -> list[Assistant]:
+        rows = await self._call("list the assistants", lambda c: c.assistants.search(limit=100), retry=True)
+        assistants = []
+        for row in rows if isinstance(rows, list) else []:
+            if isinstance(row, dict) and row.get("assistant_id"):
+                assistants.append(Assistant(
+                    assistant_id=str(row["assistant_id"]),
+                    graph_id=str(row.get("graph_id") or ""),
+                    name=str(row.get("name") or ""),
+                    description=str(row.get("description") or ""),
+                ))
+        return assistants
+
+    async def _assistant_uuid(self, assistant_id: str) -> str:
+        """An assistant's UUID; a graph id ("agent") is resolved to its first assistant."""
+        if _is_uuid(assistant_id):
+            return assistant_id
+        if assistant_id not in self._assistant_ids:
+            rows = await self._call(f"find the assistant of graph {assistant_id}", lambda c: c.assistants.search(
+                graph_id=assistant_id, limit=1, sort_by="created_at", sort_order="asc"), retry=True)
+            if not rows:
+                raise NotFound(f"There is no assistant or graph called {assistant_id!r} on the server.")
+            self._assistant_ids[assistant_id] = str(rows[0]["assistant_id"])
+        return self._assistant_ids[assistant_id]
+
+    async def get_graph(self, assistant_id: str, xray: bool = False) -> GraphInfo:
+        graph = await self._call(f"get the graph of {assistant_id}", lambda c: c.assistants.get_graph(
+            assistant_id, xray=xray), retry=True)
+        graph = graph if isinstance(graph, dict) else {}
+        nodes = []
+        for node in graph.get("nodes") or []:
+            if not isinstance(node, dict) or node.get("id") is None:
+                continue
+            data = node.get("data")
+            name = data.get("name") if isinstance(data, dict) else data if isinstance(data, str) else None
+            nodes.append(GraphNode(id=str(node["id"]), name=str(name or node["id"])))
+        edges = []
+        for edge in graph.get("edges") or []:
+            if not isinstance(edge, dict) or edge.get("source") is None or edge.get("target") is None:
+                continue
+            label = edge.get("data")
+            edges.append(GraphEdge(
+                source=str(edge["source"]), target=str(edge["target"]),
+                conditional=bool(edge.get("conditional")),
+                label=label if isinstance(label, str) else "",
+            ))
+        return GraphInfo(nodes=nodes, edges=edges)
+
+    async def get_schemas(self, assistant_id: str) -> dict[str, Any]:
+        uuid_ = await self._assistant_uuid(assistant_id)
+        schemas = await self._call(f"get the schemas of {assistant_id}", lambda c: c.assistants.get_schemas(uuid_),
+                                   retry=True)
+        return schemas if isinstance(schemas, dict) else {}
+
+
+def _supersteps(supersteps: Any) -> list[dict[str, Any]]:
+    """Supersteps in the shape the SDK indexes ({"updates": [{values, command, as_node}]})."""
+    if not isinstance(supersteps, list):
+        raise Invalid("Supersteps must be a list of {\"updates\": [{\"values\": ..., \"as_node\": ...}]}.")
+    steps = []
+    for number, step in enumerate(supersteps, 1):
+        updates = step.get("updates") if isinstance(step, dict) else None
+        if not isinstance(updates, list) or not all(isinstance(u, dict) for u in updates):
+            raise Invalid(f"Superstep {number} must be {{\"updates\": [{{\"values\": ..., \"as_node\": ...}}]}}.")
+        steps.append({"updates": [
+            {"values": u.get("values"), "command": u.get("command"), "as_node": u.get("as_node")}
+            for u in updates
+        ]})
+    return steps
