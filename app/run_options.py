@@ -46,8 +46,14 @@ def fields_from_schema(schema: dict[str, Any] | None) -> list[OptionField]:
         elif spec.get("type") not in (None, "string"):
             continue  # objects and arrays are edited as state, not as run options
         found.append(OptionField(str(name), kind, str(spec.get("description") or ""), choices))
-    known = {f.name for f in found}
-    return found + [f for f in DEERFLOW_FIELDS if f.name not in known]
+    deerflow = {f.name: f for f in DEERFLOW_FIELDS}
+    for spec in found:  # a plain string in the schema, DeerFlow's choices
+        if (known := deerflow.get(spec.name)) is not None:
+            if spec.kind == "text" and known.kind == "choice":
+                spec.kind, spec.choices = known.kind, known.choices
+            spec.description = spec.description or known.description
+    names = {f.name for f in found}
+    return found + [f for f in DEERFLOW_FIELDS if f.name not in names]
 
 
 def _first_concrete(spec: dict[str, Any]) -> dict[str, Any]:
@@ -59,6 +65,12 @@ def _first_concrete(spec: dict[str, Any]) -> dict[str, Any]:
                 if isinstance(option, dict) and option.get("type") != "null":
                     return {**option, "description": spec.get("description", "")}
     return spec
+
+
+def assistant_value(assistant_id: str, graph_id: str, name: str) -> str:
+    """What to run: the graph id for a graph's default assistant (readable, and every
+    server accepts it), the assistant's own id for any other."""
+    return graph_id if graph_id and name in (graph_id, "") else assistant_id
 
 
 @dataclass

@@ -139,7 +139,7 @@ def test_quitting_stops_the_embedded_server(tmp_path: Path):
     log = next(data.glob("servers/*/server.log"))
     config = next(data.glob("servers/*/langgraph.json"))
     assert config.is_file()
-    wait_until(lambda: "Application startup complete" in log.read_text(errors="replace"), timeout=60)
+    wait_until(lambda: "Application started up" in log.read_text(errors="replace"), timeout=60)
     term.read(1.0)
     assert b"starting embedded server" in term.output or b"idle" in term.output
     term.send(b"\x11")  # ctrl+q

@@ -23,6 +23,10 @@ def make_app(url: str, data_dir: Path | None = None, **kwargs) -> ThreadbenchApp
     )
 
 
+def make_snapshot_app(url: str):
+    return make_app(url, wrap_backend=StableCheckpointIds)
+
+
 async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 15.0, what: str = "") -> None:
     """Let the app run until `predicate()` is true (real servers answer in their own time)."""
     loop = asyncio.get_running_loop()
@@ -44,3 +48,28 @@ def screen_text(app) -> str:
         elif isinstance(widget, Static):
             parts.append(str(widget.visual) if widget.visual is not None else "")
     return "\n".join(parts)
+
+
+
+class StableCheckpointIds:
+    """The real backend, with the server's time-based checkpoint ids replaced by ids made
+    from the thread and step, so snapshots are the same every run. Everything else is
+    passed through untouched."""
+
+    def __init__(self, backend) -> None:
+        self._backend = backend
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+    @staticmethod
+    def _stable(state):
+        step = state.step if state.step is not None else "x"
+        ids = {"checkpoint_id": f"{state.thread_id[-4:]}-step-{step}", "parent_checkpoint_id": ""}
+        return state.model_copy(update=ids)
+
+    async def get_state(self, thread_id, checkpoint_id=None):
+        return self._stable(await self._backend.get_state(thread_id, checkpoint_id))
+
+    async def get_history(self, thread_id, **kwargs):
+        return [self._stable(s) for s in await self._backend.get_history(thread_id, **kwargs)]

@@ -42,12 +42,14 @@ class ThreadbenchApp(App[None]):
         backend_kind: str = "langgraph",
         clock: Callable[[], datetime] | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        wrap_backend: Callable[[Backend], Backend] | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
         self.backend_kind = backend_kind
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.monotonic = monotonic
+        self._wrap_backend = wrap_backend or (lambda backend: backend)
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
         self.backend: Backend | None = None
         self.run_options = RunOptions()
@@ -80,8 +82,8 @@ class ThreadbenchApp(App[None]):
             self.wait_for_server()
         else:
             assert self.settings.url is not None
-            self.backend = make_backend(
-                self.backend_kind, self.settings.url, self.settings.effective_api_key()
+            self.backend = self._wrap_backend(
+                make_backend(self.backend_kind, self.settings.url, self.settings.effective_api_key())
             )
             self.push_screen(MainScreen())
 
@@ -98,7 +100,7 @@ class ThreadbenchApp(App[None]):
 
     def _server_ready(self) -> None:
         assert self.server is not None
-        self.backend = make_backend("langgraph", self.server.url, None)
+        self.backend = self._wrap_backend(make_backend("langgraph", self.server.url, None))
         self.starting_text = ""
         if isinstance(self.screen, MainScreen):
             self.screen.backend_ready()

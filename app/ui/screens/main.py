@@ -376,7 +376,7 @@ class MainScreen(Screen):
             for event in batch:
                 if event.kind == "metadata":
                     self.run_id = event.run_id or self.run_id
-                elif event.kind == "values" and isinstance(event.data, dict):
+                elif event.kind == "values" and not event.namespace and isinstance(event.data, dict):
                     final = messages_from_values(event.data)
                 elif event.kind == "interrupt":
                     outcome, detail = "waiting", "the agent is waiting for your answer"

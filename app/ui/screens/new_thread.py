@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from app.models import Assistant
+from app.run_options import assistant_value
 from app.ui.text import clean
 
 
@@ -63,10 +64,11 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
 
     def compose(self) -> ComposeResult:
         options = [
-            (Content(clean(a.name or a.graph_id or a.assistant_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), a.assistant_id)
+            (Content(clean(a.name or a.graph_id or a.assistant_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), assistant_value(a.assistant_id, a.graph_id, a.name))
             for a in self.assistants
         ]
-        default = self.default_assistant if any(a.assistant_id == self.default_assistant for a in self.assistants) else (options[0][1] if options else Select.BLANK)
+        values = [value for _, value in options]
+        default = self.default_assistant if self.default_assistant in values else (values[0] if values else Select.NULL)
         with Vertical(classes="dialog -wide"):
             yield Static(Content.styled("New thread", "bold"), classes="dialog-title")
             yield Label("Thread id (optional UUID)")
@@ -101,13 +103,15 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
         except ValueError as problem:
             error.update(Content.styled(str(problem), "$error"))
             return
-        assistant_id = self.query_one("#new-thread-assistant", Select).value
-        assistant = next((a for a in self.assistants if a.assistant_id == assistant_id), None)
+        chosen = self.query_one("#new-thread-assistant", Select).value
+        assistant = next(
+            (a for a in self.assistants if chosen == assistant_value(a.assistant_id, a.graph_id, a.name)), None
+        )
         self.dismiss(
             NewThreadRequest(
                 thread_id=thread_id,
                 metadata=metadata,
-                assistant_id=assistant.assistant_id if assistant else self.default_assistant,
+                assistant_id=str(chosen) if assistant else self.default_assistant,
                 graph_id=assistant.graph_id if assistant else self.default_assistant,
             )
         )

@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from app.models import Assistant
-from app.run_options import OptionField, RunOptions
+from app.run_options import OptionField, RunOptions, assistant_value
 from app.ui.text import clean
 
 
@@ -31,7 +31,7 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -wide", id="run-options-dialog"):
             yield Static(Content.styled("Run options", "bold"), classes="dialog-title")
-            choices = [(Content(clean(a.name or a.graph_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), a.assistant_id) for a in self.assistants]
+            choices = [(Content(clean(a.name or a.graph_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), assistant_value(a.assistant_id, a.graph_id, a.name)) for a in self.assistants]
             if not any(value == self.options.assistant_id for _, value in choices):
                 choices.insert(0, (Content(clean(self.options.assistant_id)), self.options.assistant_id))
             yield Label("Assistant / graph")
@@ -59,7 +59,7 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
             if spec.kind == "bool":
                 yield Switch(value=bool(value), id=widget_id)
             elif spec.kind == "choice":
-                yield Select([(clean(c), c) for c in spec.choices], value=value if value in spec.choices else Select.BLANK, id=widget_id)
+                yield Select([(clean(c), c) for c in spec.choices], value=value if value in spec.choices else Select.NULL, id=widget_id)
             else:
                 yield Input(value="" if value is None else str(value), id=widget_id, type="number" if spec.kind == "number" else "text")
 
@@ -74,7 +74,7 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
                 if widget.value:
                     values[spec.name] = True
             elif isinstance(widget, Select):
-                if widget.value is not Select.BLANK:
+                if widget.value is not Select.NULL:
                     values[spec.name] = widget.value
             elif isinstance(widget, Input) and widget.value.strip():
                 text = widget.value.strip()

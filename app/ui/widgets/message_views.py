@@ -7,6 +7,8 @@ or as Markdown source, after control characters are made visible.
 
 from __future__ import annotations
 
+import json
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -18,12 +20,14 @@ from app.ui.text import clean, one_line, plain, pretty_json
 # A streamed reply is split into Markdown blocks of about this many characters, each its
 # own widget, so the cost of a new token does not grow with the length of the reply.
 BLOCK_CHARS = 2_000
+TOOL_ARGS_LINES = 8
+"""Tool calls whose pretty arguments run longer than this start collapsed."""
 
 
 class MarkdownBlocks(Vertical):
     """Markdown that grows by appending; finished blocks are rendered once and left alone."""
 
-    DEFAULT_CSS = "MarkdownBlocks { height: auto; }"
+    DEFAULT_CSS = "MarkdownBlocks { height: auto; } MarkdownBlocks.-empty { display: none; }"
 
     def __init__(self, text: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
@@ -36,6 +40,9 @@ class MarkdownBlocks(Vertical):
         for block in split_blocks(self._initial):
             yield Markdown(block)
 
+    def on_mount(self) -> None:
+        self.set_class(not self._initial.strip(), "-empty")
+
     @property
     def text(self) -> str:
         return "".join(
@@ -46,6 +53,7 @@ class MarkdownBlocks(Vertical):
         fragment = clean(fragment)
         if not fragment:
             return
+        self.remove_class("-empty")
         if self._stream is None or self._should_split():
             await self._new_block()
         self._tail += fragment
@@ -116,12 +124,15 @@ class ToolCallView(Collapsible):
 
     def __init__(self, call: ToolCall, args_text: str = "") -> None:
         self.call = call
-        self._body = Static(self._args_for(call, args_text), classes="tool-args")
-        super().__init__(self._body, title=self._title_for(call), collapsed=False, classes="tool-call")
+        body = self._args_for(call, args_text)
+        self._body = Static(body, classes="tool-args")
+        long = body.plain.count("\n") >= TOOL_ARGS_LINES
+        super().__init__(self._body, title=self._title_for(call), collapsed=long, classes="tool-call")
 
     @staticmethod
     def _title_for(call: ToolCall) -> Content:
-        return Content.assemble(("tool call ", "dim"), (clean(call.name) or "…", "bold"))
+        args = one_line(json.dumps(call.args, ensure_ascii=False, default=str), 48) if call.args else ""
+        return Content.assemble(("tool call ", "dim"), (clean(call.name) or "…", "bold"), ("  " + args, "dim"))
 
     @staticmethod
     def _args_for(call: ToolCall, args_text: str) -> Content:

@@ -1,0 +1,183 @@
+"""Snapshots of the main screen and its modals, on data written to the real server with
+fixed ids and fixed text (no run, so nothing random), a frozen clock and no cursor blink."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from langgraph_sdk import get_client
+
+from app.models import ChatMessage, RunEvent, ToolCallChunk
+from app.ui.widgets.chat_log import ChatLog
+from app.ui.widgets.composer import Composer
+from app.ui.widgets.run_status import RunStatus
+from app.ui.widgets.thread_list import ThreadList
+from ui_support import TERMINAL, make_snapshot_app, wait_for
+
+pytestmark = pytest.mark.server
+
+TOOLS_THREAD = "00000000-0000-4000-8000-000000000001"
+LONG_THREAD = "00000000-0000-4000-8000-000000000002"
+OTHER_THREAD = "00000000-0000-4000-8000-000000000003"
+
+TOOLS_MESSAGES = [
+    {"type": "human", "id": "m1", "content": "Plan a small research report on penguins"},
+    {
+        "type": "ai",
+        "id": "m2",
+        "content": "I'll start with a plan.",
+        "tool_calls": [
+            {"id": "call_1", "name": "write_todos", "args": {"todos": [{"content": "Find sources", "status": "completed"}, {"content": "Draft the report", "status": "in_progress"}]}, "type": "tool_call"}
+        ],
+    },
+    {"type": "tool", "id": "m3", "tool_call_id": "call_1", "name": "write_todos", "content": "Updated the todo list (2 items)."},
+    {
+        "type": "ai",
+        "id": "m4",
+        "content": "",
+        "tool_calls": [{"id": "call_2", "name": "run_command", "args": {"command": "ls /mnt/data"}, "type": "tool_call"}],
+    },
+    {"type": "tool", "id": "m5", "tool_call_id": "call_2", "name": "run_command", "status": "error", "content": "Error: permission denied"},
+    {
+        "type": "ai",
+        "id": "m6",
+        "content": "## Plan\n\n- **Sources**: done\n- **Draft**: in progress\n\nThe `ls` failed, so I used the cached notes. [bold]literal[/bold]",
+    },
+]
+TOOLS_VALUES = {
+    "messages": TOOLS_MESSAGES,
+    "title": "Penguin research report",
+    "todos": [
+        {"content": "Find sources", "status": "completed"},
+        {"content": "Draft the report", "status": "in_progress"},
+        {"content": "Review", "status": "pending"},
+    ],
+    "artifacts": ["/mnt/user-data/outputs/report.md"],
+    "uploaded_files": [{"filename": "notes.txt", "size": 120, "path": "/mnt/user-data/uploads/notes.txt", "extension": ".txt"}],
+}
+
+
+async def seed(url: str) -> None:
+    client = get_client(url=url)
+    if await client.threads.search(ids=[TOOLS_THREAD]):
+        return
+    for thread_id, suite in ((OTHER_THREAD, "snap"), (LONG_THREAD, "snap"), (TOOLS_THREAD, "snap")):
+        await client.threads.create(thread_id=thread_id, metadata={"suite": suite}, graph_id="agent")
+    await client.threads.update_state(OTHER_THREAD, {"messages": [{"type": "human", "id": "o1", "content": "An older question"}], "title": "Older question"}, as_node="title")
+    long_messages = []
+    for i in range(1000):
+        long_messages.append({"type": "human", "id": f"h{i}", "content": f"Question number {i}"})
+        long_messages.append({"type": "ai", "id": f"a{i}", "content": f"Answer number {i}: **fine**."})
+    await client.threads.update_state(LONG_THREAD, {"messages": long_messages, "title": "A very long thread"}, as_node="title")
+    await client.threads.update_state(TOOLS_THREAD, TOOLS_VALUES, as_node="title")
+
+
+@pytest.fixture(scope="module")
+def seeded(server_url):
+    asyncio.run(seed(server_url))
+    return server_url
+
+
+async def open_thread(pilot, thread_id: str) -> None:
+    app = pilot.app
+    await wait_for(pilot, lambda: app.backend is not None)
+    search = app.screen.query_one("#thread-search")
+    search.value = "suite=snap"
+    threads = app.screen.query_one("#thread-list", ThreadList)
+    await wait_for(pilot, lambda: len(threads.threads) == 3, what="the seeded threads")
+    threads.highlighted = threads.get_option_index(thread_id)
+    await wait_for(pilot, lambda: app.screen.thread_id == thread_id and app.screen.thread_state is not None
+                   and app.screen.thread_state.thread_id == thread_id, what="the thread")
+    threads.focus()
+    await pilot.pause(0.3)
+
+
+def test_main_screen_with_tool_calls_and_todos(seeded, snap_compare):
+    async def run_before(pilot):
+        await open_thread(pilot, TOOLS_THREAD)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_main_screen_empty_result(seeded, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await wait_for(pilot, lambda: app.backend is not None)
+        app.screen.query_one("#thread-search").value = "suite=nothing-matches-this"
+        await wait_for(pilot, lambda: "0 of 0" in str(app.screen.query_one("#thread-counts").visual))
+        app.screen.query_one("#thread-list").focus()
+        await pilot.pause(0.2)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_long_thread_scrolled_to_the_top_window(seeded, snap_compare):
+    async def run_before(pilot):
+        await open_thread(pilot, LONG_THREAD)
+        chat = pilot.app.screen.query_one(ChatLog)
+        chat.focus()
+        await pilot.pause(0.2)
+        await chat.load_older()  # one page older than the newest window
+        await pilot.pause(0.2)
+        chat.scroll_home(animate=False)
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_run_in_progress_frozen(seeded, snap_compare):
+    async def run_before(pilot):
+        await open_thread(pilot, OTHER_THREAD)
+        app = pilot.app
+        chat = app.screen.query_one(ChatLog)
+        status = app.screen.query_one(RunStatus)
+        status.begin()
+        await chat.add_message(ChatMessage(id="live-h", type="human", text="Search the web for penguin facts"))
+        events = [
+            RunEvent(kind="token", message_id="live-ai", message_type="ai", node="agent", reasoning="The user wants facts; "),
+            RunEvent(kind="token", message_id="live-ai", message_type="ai", node="agent", text="Here is what I found so far:\n\n- Emperor penguins"),
+            RunEvent(kind="token", message_id="live-ai", message_type="ai", node="agent",
+                     tool_call_chunks=[ToolCallChunk(0, "call_9", "web_search", '{"query": "penguin fa')]),
+        ]
+        await chat.apply_events(events)
+        status.count(42, "agent")
+        status._redraw()
+        app.screen.query_one(Composer).load_text("a draft typed while it runs")
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_new_thread_screen(seeded, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await wait_for(pilot, lambda: app.backend is not None)
+        app.screen.query_one("#thread-list").focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "NewThreadScreen")
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_delete_confirm_screen(seeded, snap_compare):
+    async def run_before(pilot):
+        await open_thread(pilot, TOOLS_THREAD)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: pilot.app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_run_options_screen(seeded, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await wait_for(pilot, lambda: app.backend is not None)
+        app.screen.query_one("#thread-list").focus()
+        await pilot.press("o")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RunOptionsScreen")
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
