@@ -183,6 +183,14 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         self.position = position
         """(n, of): shown as "1 of 2" when a thread waits for several answers."""
         self.sending = False
+        self.mode = (
+            "review" if pending.is_review
+            else "generic" if pending.kind == "generic"
+            else "form" if pending.is_form
+            else "answer"
+        )
+        """What the body holds: "review" rows, a "form", a "generic" value, or an "answer"
+        (options and free text)."""
 
     # -- layout ---------------------------------------------------------------------------------
 
@@ -195,13 +203,13 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                     yield Static(plain(pending.context, "italic"), id="human-input-context")
                 if pending.question:
                     yield Static(plain(pending.question, "bold"), id="human-input-question")
-                if pending.is_review:
+                if self.mode == "review":
                     yield from self._compose_review()
-                elif pending.kind == "generic":
+                elif self.mode == "generic":
                     if not isinstance(pending.raw, str):
                         yield Static(plain(pretty_json(pending.raw)), id="human-input-value")
                     yield Input(placeholder='JSON (like {"ok": true} or 42) or plain text', id="human-input-answer")
-                elif pending.is_form:
+                elif self.mode == "form":
                     yield from self._compose_form(pending.fields)
                 else:
                     if pending.options:
@@ -234,11 +242,11 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
 
     def _hint(self) -> Content:
         pending = self.pending
-        if pending.is_review:
+        if self.mode == "review":
             text = "←/→ decide · tab next · ctrl+s send"
-        elif pending.is_form:
+        elif self.mode == "form":
             text = "tab next field · ctrl+s send"
-        elif pending.options:
+        elif self.mode == "answer" and pending.options:
             text = f"1-{min(9, len(pending.options))} pick · enter send"
         else:
             text = "enter send"
@@ -308,13 +316,12 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                 yield Input(id=f"human-input-message-{index}", classes="human-input-message -hidden")
 
     def on_mount(self) -> None:
-        pending = self.pending
-        if pending.is_review:
-            self.query_one("#human-input-decision-0", DecisionPicker).focus()
-        elif pending.is_form and pending.kind != "generic":
-            first = self.query(".human-input-field").first()
-            first.focus()
-        elif pending.options and pending.kind != "generic":
+        if self.mode == "review":
+            first = self.query(DecisionPicker).first() if self.query(DecisionPicker) else None
+            (first or self.query_one("#human-input-submit", Button)).focus()
+        elif self.mode == "form":
+            self.query(".human-input-field").first().focus()
+        elif self.pending.options:
             options = self.query_one("#human-input-options", OptionList)
             options.highlighted = 0
             options.focus()
@@ -342,7 +349,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
     def collect(self) -> HumanResponse:
         """What the person answered, as typed; raises AnswerError for what cannot be read."""
         pending = self.pending
-        if pending.is_review:
+        if self.mode == "review":
             decisions = []
             for index, action in enumerate(pending.actions):
                 kind = self.query_one(f"#human-input-decision-{index}", DecisionPicker).value
@@ -352,10 +359,10 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                     args = parse_args_json(self.query_one(f"#human-input-args-{index}", TextArea).text, action.name)
                 decisions.append(Decision(type=kind, args=args, message=message if kind in ("reject", "respond") else ""))
             return HumanResponse(decisions=decisions)
-        if pending.is_form and pending.kind != "generic":
+        if self.mode == "form":
             return HumanResponse(form=self._form_values())
         text = self.query_one("#human-input-answer", Input).value
-        if not text.strip() and pending.options and pending.kind != "generic":
+        if not text.strip() and self.mode == "answer" and pending.options:
             highlighted = self.query_one("#human-input-options", OptionList).highlighted
             if highlighted is not None:
                 return option_response(pending, highlighted + 1)
@@ -390,7 +397,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
 
     def action_pick(self, number: int) -> None:
         pending = self.pending
-        if not pending.options or pending.is_form or pending.kind == "generic":
+        if self.mode != "answer" or not pending.options:
             return
         try:
             response = option_response(pending, number)

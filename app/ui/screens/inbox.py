@@ -119,7 +119,12 @@ class InboxScreen(ModalScreen[str | None]):
         self.loaded = True
         highlighted = self.option_list.highlighted
         self.items = list(items)
-        self.option_list.set_options(self._option(item) for item in self.items)
+        rows: list[Option | None] = []
+        for item in self.items:
+            if rows:
+                rows.append(None)  # a separator line between threads
+            rows.append(self._option(item))
+        self.option_list.set_options(rows)
         if self.items:
             self.option_list.highlighted = min(highlighted or 0, len(self.items) - 1)
         self.query_one("#inbox-title", Static).update(self._title())
