@@ -532,12 +532,14 @@ def open_deerflow_request(messages: list[ChatMessage]) -> PendingInput | None:
     requests: dict[str, PendingInput] = {}
     order: list[str] = []
     answered: set[str] = set()
+    legacy: set[str] = set()
     for message in messages:
         if message.type == "tool" and message.name == CLARIFICATION_TOOL and not message.hidden:
             artifact = message.artifact if isinstance(message.artifact, dict) else {}
             request = parse_human_input_request(artifact.get("human_input"))
             if request is None:
                 request = _legacy_request(message, messages)
+                legacy.add(request.request_id)
             request.message_id = message.id
             request.tool_call_id = request.tool_call_id or message.tool_call_id
             if request.request_id not in requests:
@@ -548,6 +550,11 @@ def open_deerflow_request(messages: list[ChatMessage]) -> PendingInput | None:
         if response is not None and response["request_id"] in requests and response["request_id"] not in answered:
             answered.add(response["request_id"])
             continue
+        if message.type == "ai" and legacy:
+            # A plain ask_clarification result the agent went on from was a tool's
+            # answer (an interrupt() inside the tool), not a question left open.
+            answered.update(legacy)
+            legacy.clear()
         if message.type == "human" and not message.hidden and response is None:
             latest = next((rid for rid in reversed(order) if rid not in answered), None)
             if latest is not None:

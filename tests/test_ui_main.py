@@ -227,3 +227,47 @@ async def test_run_options_from_the_schema_reach_the_agent(server_url):
         await pilot.press(*"hello", "enter")
         await wait_for(pilot, lambda: any("demo-large" in t for t in ai_texts(app)), what="model name in reply")
         assert app.screen.query(ToolCallView).first().call.name == "write_todos"
+
+
+async def test_the_question_modal_opens_when_the_run_stops_and_option_2_resumes_it(server_url):
+    from app.ui.screens.human_input import HumanInputScreen
+
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        app.screen.query_one(Composer).focus()
+        await pilot.pause()
+        await pilot.press(*"please clarify", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), timeout=20, what="the modal")
+        modal = app.screen
+        assert modal.pending.options and len(modal.pending.options) >= 2
+        chosen = modal.pending.options[1].label
+        await pilot.press("2")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HumanInputScreen), what="modal closed")
+        await wait_for(pilot, lambda: any(f"You chose: {chosen}" in t for t in ai_texts(app)), timeout=20, what="final reply")
+
+
+async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(server_url):
+    from app.ui.screens.human_input import HumanInputScreen
+
+    metadata = tag()
+    client = get_client(url=server_url)
+    thread = await client.threads.create(metadata=metadata)
+    await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "clarify"}]})
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_for(pilot, lambda: app.backend is not None)
+        await search(pilot, f"suite={metadata['suite']}")
+        threads = thread_list(app)
+        await wait_for(pilot, lambda: len(threads.threads) == 1)
+        threads.focus()
+        threads.highlighted = 0
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="modal on open")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HumanInputScreen))
+        assert app.screen.query_one("#run-status").state == "waiting"
+        assert "waiting" in str(threads.get_option_at_index(0).prompt)
+        threads.focus()
+        await pilot.press("a")  # ask again
+        await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="modal again")

@@ -27,7 +27,7 @@ def make_snapshot_app(url: str):
     return make_app(url, wrap_backend=StableCheckpointIds)
 
 
-async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 15.0, what: str = "") -> None:
+async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0, what: str = "") -> None:
     """Let the app run until `predicate()` is true (real servers answer in their own time)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

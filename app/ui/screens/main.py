@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from app.backends.base import BackendError
+from app.human_input import PendingInput, answer_submitter, assistant_for, detect_pending
 from app.normalize import messages_from_values
 from app.models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
 from app.run_options import fields_from_schema
@@ -27,6 +28,8 @@ from app.streaming import pump
 from app.thread_filter import ThreadFilter, parse_filter
 from app.ui.text import clean, one_line
 from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.human_input import HumanInputScreen
+from app.ui.screens.inbox import InboxScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.screens.prompt import PromptScreen
 from app.ui.screens.run_options import RunOptionsScreen
@@ -61,6 +64,8 @@ class MainScreen(Screen):
         Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel"),
         Binding("i", "focus_composer", "Compose", id="main.compose"),
         Binding("o", "run_options", "Run options", id="main.options"),
+        Binding("a", "answer", "Answer", id="main.answer"),
+        Binding("w", "inbox", "Inbox", id="main.inbox"),
         Binding("escape", "focus_threads", "Threads", show=False, id="main.threads"),
     ]
 
@@ -73,6 +78,7 @@ class MainScreen(Screen):
         self.drafts: dict[str, str] = {}
         self._offset = 0
         self._loading_more = False
+        self._quiet_open = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -167,6 +173,7 @@ class MainScreen(Screen):
         note = "filtered here" if flt.is_local else ""
         self.sidebar.show_counts(len(shown), total if not flt.is_local else None, note)
         if self.thread_id is None and shown and self.thread_list.highlighted is None:
+            self._quiet_open = True  # show the newest thread, but do not pop its question up
             self.thread_list.highlighted = 0
 
     async def _fetch_filled(
@@ -225,8 +232,6 @@ class MainScreen(Screen):
             )
         except BackendError:
             return  # the connection indicator reports outages; polling stays quiet
-        if not self.is_attached:
-            return
         known = {t.thread_id: t for t in rows}
         for thread in fresh:
             held = known.get(thread.thread_id)
@@ -237,8 +242,11 @@ class MainScreen(Screen):
 
     @on(ThreadList.Chosen)
     def thread_chosen(self, event: ThreadList.Chosen) -> None:
+        ask, self._quiet_open = not self._quiet_open, False
         if event.thread_id != self.thread_id:
-            self.open_thread(event.thread_id)
+            self.open_thread(event.thread_id, ask)
+        elif event.opened and self._pending():
+            self.action_answer()
         if event.opened:
             self.composer.focus()
 
@@ -251,7 +259,7 @@ class MainScreen(Screen):
                 self.drafts.pop(self.thread_id, None)
 
     @work(exclusive=True, group="open")
-    async def open_thread(self, thread_id: str) -> None:
+    async def open_thread(self, thread_id: str, ask: bool = True) -> None:
         backend = self.app.backend
         if backend is None:
             return
@@ -270,12 +278,15 @@ class MainScreen(Screen):
         await self.show_state(state, summary)
         if summary is not None and summary.status == "busy" and backend.capabilities.join_stream:
             self.join_run(thread_id)
-        else:
-            self.run_status.end("waiting" if state.interrupts or state.next else "idle", self._state_detail(state))
+            return
+        pending = detect_pending(state, summary.status if summary else None)
+        self.run_status.end("waiting" if pending or state.next else "idle", self._state_detail(state, pending))
+        if pending and ask:
+            self.ask_human(thread_id, pending)
 
-    def _state_detail(self, state: ThreadState) -> str:
-        if state.interrupts:
-            return "the agent is waiting for your answer"
+    def _state_detail(self, state: ThreadState, pending: list[PendingInput] | None = None) -> str:
+        if pending:
+            return "the agent is waiting for your answer (a to answer)"
         if state.next:
             return "paused before " + ", ".join(state.next)
         return ""
@@ -410,9 +421,10 @@ class MainScreen(Screen):
         self.refresh_thread_row(thread_id)
         return True
 
-    @work(group="row")
-    async def refresh_thread_row(self, thread_id: str) -> None:
-        """After a run: the row's status and title, the header and the inspector."""
+    @work(group="row", exit_on_error=False)
+    async def refresh_thread_row(self, thread_id: str, ask: bool = True) -> None:
+        """After a run: the row's status and title, the header and the inspector; and if
+        the agent now waits for a person, ask them."""
         backend = self.app.backend
         if backend is None:
             return
@@ -420,13 +432,78 @@ class MainScreen(Screen):
             thread, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
         except BackendError:
             return
-        if not self.is_attached:
-            return  # the app is closing
         self.thread_list.update_thread(thread)
         if thread_id == self.thread_id:
             self.thread_state = state
             self.show_header(state, thread)
             self.query_one(Inspector).show_state(state)
+            if ask and (pending := detect_pending(state)):
+                self.run_status.end("waiting", self._state_detail(state, pending))
+                self.ask_human(thread_id, pending)
+
+    # -- answering the agent -------------------------------------------------------------------
+
+    @work(group="modal", exclusive=True)
+    async def ask_human(self, thread_id: str, pending: list[PendingInput]) -> None:
+        """Show the agent's question; the answer's run streams into the chat."""
+        backend = self.app.backend
+        if backend is None or thread_id != self.thread_id or not pending:
+            return
+        summary = self.thread_list.thread(thread_id)
+        submit = answer_submitter(
+            backend,
+            thread_id,
+            lambda events: self.stream_answer(events, thread_id),
+            assistant_id=assistant_for(summary, self.app.assistant_id),
+            context=self.app.run_options.context(),
+        )
+        title = summary.display_title if summary else thread_id
+        position = (1, len(pending)) if len(pending) > 1 else None
+        answer = await self.app.push_screen_wait(
+            HumanInputScreen(pending[0], submit=submit, thread_title=title, position=position)
+        )
+        if answer is None:
+            self.thread_list.mark_waiting(thread_id, True)
+            self.run_status.end("waiting", "the agent is waiting for your answer (a to answer)")
+
+    @work(exclusive=True, group="run")
+    async def stream_answer(self, events, thread_id: str) -> None:
+        self.thread_list.mark_waiting(thread_id, False)
+        await self.stream_into_chat(events, thread_id, "Answering")
+
+    def _pending(self) -> list[PendingInput]:
+        if self.thread_id is None or self.thread_state is None:
+            return []
+        summary = self.thread_list.thread(self.thread_id)
+        return detect_pending(self.thread_state, summary.status if summary else None)
+
+    def action_answer(self) -> None:
+        if self.thread_id is None:
+            self.notify("Open a thread first.", severity="warning", timeout=2)
+            return
+        if not (pending := self._pending()):
+            self.notify("The agent is not waiting for an answer on this thread.", timeout=3)
+            return
+        self.ask_human(self.thread_id, pending)
+
+    def action_inbox(self) -> None:
+        if self.app.backend is not None:
+            self.open_inbox()
+
+    @work(group="modal")
+    async def open_inbox(self) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        thread_id = await self.app.push_screen_wait(
+            InboxScreen(
+                backend,
+                assistant_id=self.app.assistant_id,
+                context=self.app.run_options.context(),
+                on_answered=lambda tid: self.refresh_thread_row(tid, ask=False),
+            )
+        )
+        if thread_id:
+            self.open_thread(thread_id)
 
     def action_cancel_run(self) -> None:
         if not self.run_in_progress or self.thread_id is None:

@@ -29,8 +29,12 @@ BADGES = {
 }
 
 
-def thread_row(thread: ThreadSummary, now: datetime, width: int = 40) -> Content:
-    badge, style = BADGES.get(thread.status, BADGES["unknown"])
+def thread_row(thread: ThreadSummary, now: datetime, width: int = 40, waiting: bool = False) -> Content:
+    """Two lines: the title; then the status badge, the relative time and metadata tags.
+
+    `waiting` marks a thread whose agent asked a question the user left unanswered (a
+    DeerFlow clarification leaves the thread idle, so its status does not say so)."""
+    badge, style = BADGES.get("interrupted" if waiting else thread.status, BADGES["unknown"])
     title = one_line(thread.title, width) if thread.title else thread.thread_id[:width]
     tags = " ".join(
         one_line(f"{key}={value}", 24)
@@ -66,6 +70,7 @@ class ThreadList(OptionList):
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.threads: list[ThreadSummary] = []
         self.exhausted = False
+        self.waiting: set[str] = set()
 
     def set_threads(self, threads: Iterable[ThreadSummary], *, exhausted: bool) -> None:
         keep = self.highlighted_thread_id
@@ -73,7 +78,7 @@ class ThreadList(OptionList):
         self.exhausted = exhausted
         self.clear_options()
         now = self.clock()
-        self.add_options(Option(thread_row(t, now), id=t.thread_id) for t in self.threads)
+        self.add_options(Option(self._row(t, now), id=t.thread_id) for t in self.threads)
         if keep is not None and keep in {t.thread_id for t in self.threads}:
             self.highlighted = self.get_option_index(keep)
 
@@ -83,15 +88,24 @@ class ThreadList(OptionList):
         fresh = [t for t in threads if t.thread_id not in known]
         self.threads.extend(fresh)
         self.exhausted = exhausted
-        self.add_options(Option(thread_row(t, now), id=t.thread_id) for t in fresh)
+        self.add_options(Option(self._row(t, now), id=t.thread_id) for t in fresh)
 
     def update_thread(self, thread: ThreadSummary) -> None:
         """Redraw one row in place (a status or title changed)."""
         for index, held in enumerate(self.threads):
             if held.thread_id == thread.thread_id:
                 self.threads[index] = thread
-                self.replace_option_prompt(thread.thread_id, thread_row(thread, self.clock()))
+                self.replace_option_prompt(thread.thread_id, self._row(thread, self.clock()))
                 return
+
+    def _row(self, thread: ThreadSummary, now: datetime) -> Content:
+        return thread_row(thread, now, waiting=thread.thread_id in self.waiting)
+
+    def mark_waiting(self, thread_id: str, waiting: bool) -> None:
+        """Show (or stop showing) a thread as waiting for the user's answer."""
+        (self.waiting.add if waiting else self.waiting.discard)(thread_id)
+        if (thread := self.thread(thread_id)) is not None:
+            self.update_thread(thread)
 
     def remove_thread(self, thread_id: str) -> None:
         for index, held in enumerate(self.threads):
