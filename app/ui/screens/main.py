@@ -22,12 +22,14 @@ from textual.widgets import Footer, Input, Static
 from app.backends.base import BackendError
 from app.human_input import PendingInput, answer_submitter, assistant_for, detect_pending
 from app.normalize import messages_from_values
-from app.models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
+from app.models import ChatMessage, GraphInfo, RunEvent, RunRequest, ThreadState, ThreadSummary
 from app.run_options import fields_from_schema
+from app.timeline import fork_point_for_message
 from app.streaming import pump
 from app.thread_filter import ThreadFilter, parse_filter
 from app.ui.text import clean, one_line
 from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.edit_state import EditStateScreen
 from app.ui.screens.human_input import HumanInputScreen
 from app.ui.screens.inbox import InboxScreen
 from app.ui.screens.new_thread import NewThreadScreen
@@ -36,6 +38,8 @@ from app.ui.screens.run_options import RunOptionsScreen
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.inspector import Inspector
+from app.ui.widgets.state_tree import StateTree
+from app.ui.widgets.timeline import Timeline
 from app.ui.widgets.run_status import RunStatus
 from app.ui.widgets.thread_list import ThreadList
 from app.ui.widgets.thread_sidebar import ThreadSidebar
@@ -47,6 +51,8 @@ PAGE_SIZE = 50
 MAX_FILL_PAGES = 20
 """With a local filter (free text), fetch at most this many pages to fill the screen."""
 STATUS_POLL_SECONDS = 5.0
+HISTORY_PAGE = 30
+"""Checkpoints per get_history call: the timeline pages further back as the user scrolls."""
 
 
 class MainScreen(Screen):
@@ -56,15 +62,22 @@ class MainScreen(Screen):
         Binding("slash", "focus_search", "Search", id="main.search"),
         Binding("n", "new_thread", "New", id="main.new"),
         Binding("ctrl+n", "new_thread", "New thread", show=False, priority=True, id="main.new_anywhere"),
-        Binding("c", "copy_thread", "Copy", id="main.copy"),
-        Binding("r,f2", "rename_thread", "Rename", id="main.rename"),
-        Binding("delete,x", "delete_thread", "Delete", id="main.delete"),
-        Binding("s", "cycle_sort", "Sort", id="main.sort"),
-        Binding("ctrl+r", "refresh", "Refresh", priority=True, id="main.refresh"),
+        Binding("c", "copy_thread", "Copy", show=False, id="main.copy"),
+        Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename"),
+        Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete"),
+        Binding("s", "cycle_sort", "Sort", show=False, id="main.sort"),
+        Binding("ctrl+r", "refresh", "Refresh", priority=True, show=False, id="main.refresh"),
         Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel"),
-        Binding("i", "focus_composer", "Compose", id="main.compose"),
+        Binding("i", "focus_composer", "Compose", show=False, id="main.compose"),
         Binding("o", "run_options", "Run options", id="main.options"),
-        Binding("a", "answer", "Answer", id="main.answer"),
+        Binding("a", "answer", "Answer", show=False, id="main.answer"),
+        Binding("left_square_bracket", "older_checkpoint", "Back in time", id="main.older"),
+        Binding("right_square_bracket", "newer_checkpoint", "Forward", id="main.newer"),
+        Binding("g", "live_head", "Live head", show=False, id="main.live"),
+        Binding("e", "edit_state", "Edit state", show=False, id="main.edit"),
+        Binding("F", "fork", "Fork", show=False, id="main.fork"),
+        Binding("p", "replay", "Replay", show=False, id="main.replay"),
+        Binding("E", "edit_resend", "Edit & resend", show=False, id="main.resend"),
         Binding("w", "inbox", "Inbox", id="main.inbox"),
         Binding("escape", "focus_threads", "Threads", show=False, id="main.threads"),
     ]
@@ -79,6 +92,7 @@ class MainScreen(Screen):
         self._offset = 0
         self._loading_more = False
         self._quiet_open = False
+        self._graphs: dict[str, GraphInfo] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -276,6 +290,8 @@ class MainScreen(Screen):
         if self.thread_id != thread_id:
             return
         await self.show_state(state, summary)
+        self.load_history(thread_id)
+        self.load_graph(state)
         if summary is not None and summary.status == "busy" and backend.capabilities.join_stream:
             self.join_run(thread_id)
             return
@@ -303,13 +319,251 @@ class MainScreen(Screen):
         graph = (summary.graph_id if summary else "") or self.app.assistant_id
         header = Content.assemble(
             (one_line(title, 60), "bold"),
-            ("  ·  " + status if status else "", "dim"),
-            ("  ·  " + clean(graph), "dim"),
-            (f"  ·  {len(state.messages)} messages", "dim"),
+            (" · " + status if status else "", "dim"),
+            (" · " + clean(graph), "dim"),
+            (f" · {len(state.messages)} messages", "dim"),
         )
         self.query_one("#chat-header", Static).update(header)
 
+    # -- the inspector: history, graph, past views ---------------------------------------------------
+
+    @property
+    def inspector(self) -> Inspector:
+        return self.query_one(Inspector)
+
+    @work(exclusive=True, group="history", exit_on_error=False)
+    async def load_history(self, thread_id: str) -> None:
+        backend = self.app.backend
+        if backend is None:
+            return
+        if not backend.capabilities.history:
+            self.inspector.disable_timeline(backend.capabilities.reason or f"{backend.capabilities.name} keeps no checkpoint history.")
+            return
+        try:
+            page = await backend.get_history(thread_id, limit=HISTORY_PAGE)
+        except BackendError as error:
+            self.report(error, "Loading the checkpoint history")
+            return
+        if thread_id == self.thread_id:
+            self.inspector.show_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
+
+    @on(Timeline.NeedMore)
+    def history_need_more(self, event: Timeline.NeedMore) -> None:
+        if self.thread_id is not None:
+            self.load_more_history(self.thread_id, event.before_checkpoint_id)
+
+    @work(exclusive=True, group="more-history")
+    async def load_more_history(self, thread_id: str, before: str) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        try:
+            page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
+        except BackendError as error:
+            self.report(error, "Loading older checkpoints")
+            return
+        if thread_id == self.thread_id:
+            self.inspector.append_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
+
+    @work(exclusive=True, group="graph", exit_on_error=False)
+    async def load_graph(self, state: ThreadState) -> None:
+        backend = self.app.backend
+        if backend is None:
+            return
+        summary = self.thread_list.thread(state.thread_id) if state.thread_id else None
+        assistant = assistant_for(summary, self.app.assistant_id)
+        graph = self._graphs.get(assistant)
+        if graph is None:
+            try:
+                graph = self._graphs[assistant] = await backend.get_graph(assistant, xray=True)
+            except BackendError as error:
+                self.inspector.graph_view.show_note(f"No graph: {error}")
+                return
+        self.inspector.show_graph(graph, state.next)
+
+    @on(Timeline.Selected)
+    async def checkpoint_selected(self, event: Timeline.Selected) -> None:
+        """Show the conversation as it was at that checkpoint (or the live head again)."""
+        if event.is_head:
+            if self.thread_state is not None:
+                await self.chat.show_messages(self.thread_state.messages)
+            return
+        checkpoint = event.checkpoint
+        notice = Content.assemble(
+            ("◷ past view ", "bold $warning"),
+            (f"step {checkpoint.step} · {checkpoint.source} · {len(checkpoint.messages)} messages", "dim"),
+            ("   g: back to the live head · F: fork here · p: replay from here · e: edit and fork", "dim italic"),
+        )
+        await self.chat.show_messages(checkpoint.messages, notice=notice)
+
+    def _timeline_ready(self) -> bool:
+        backend = self.app.backend
+        if backend is None or self.thread_id is None:
+            return False
+        if not backend.capabilities.history:
+            self.notify(backend.capabilities.reason or "This server keeps no checkpoint history.", severity="warning")
+            return False
+        return True
+
+    def action_older_checkpoint(self) -> None:
+        if self._timeline_ready():
+            self.inspector.active = "tab-timeline"
+            self.inspector.timeline.select_older()
+
+    def action_newer_checkpoint(self) -> None:
+        if self._timeline_ready():
+            self.inspector.active = "tab-timeline"
+            self.inspector.timeline.select_newer()
+
+    def action_live_head(self) -> None:
+        if self._timeline_ready():
+            self.inspector.timeline.select_head()
+            self.inspector.show_live()
+
+    def _past_checkpoint(self) -> ThreadState | None:
+        """The checkpoint the user is looking at in the past view (None at the head)."""
+        return self.inspector.timeline.selected if self.inspector.is_past_view else None
+
+    @on(StateTree.EditRequested)
+    def edit_requested(self, event: StateTree.EditRequested) -> None:
+        self.edit_state(event.key)
+
+    def action_edit_state(self) -> None:
+        if self.app.backend is not None and self.thread_state is not None:
+            self.edit_state(None)
+
+    @work(group="modal")
+    async def edit_state(self, key: str | None) -> None:
+        """Edit the values (or one key) as JSON; in a past view, the edit forks from there."""
+        backend = self.app.backend
+        assert backend is not None
+        thread_id, base = self.thread_id, self._past_checkpoint() or self.thread_state
+        if thread_id is None or base is None:
+            return
+        fork_from = self._past_checkpoint()
+        if fork_from is not None and not backend.capabilities.fork:
+            self.notify(f"{backend.capabilities.name} cannot fork.", severity="warning")
+            return
+        graph = self._graphs.get(assistant_for(self.thread_list.thread(thread_id), self.app.assistant_id))
+        nodes = [node.id for node in graph.nodes if not node.id.startswith("__")] if graph else []
+        values = {k: v for k, v in base.values.items() if k != "__interrupt__"}
+
+        async def submit(new_values: dict, as_node: str | None) -> str | None:
+            try:
+                await backend.update_state(
+                    thread_id, new_values, as_node=as_node, checkpoint_id=fork_from.checkpoint_id if fork_from else None
+                )
+            except BackendError as error:
+                return f"{error} {error.hint}".strip()
+            return None
+
+        result = await self.app.push_screen_wait(
+            EditStateScreen(values, submit, key=key, nodes=nodes, fork_from=fork_from)
+        )
+        if result is not None:
+            self.notify("Forked: the new head is the edited checkpoint." if fork_from else "State updated.", timeout=3)
+            self.inspector.show_live()
+            self.open_thread(thread_id, ask=False)
+
+    def action_fork(self) -> None:
+        if not self._timeline_ready():
+            return
+        checkpoint = self._past_checkpoint()
+        if checkpoint is None:
+            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
+            return
+        self.fork_at(checkpoint)
+
+    @work(group="fork")
+    async def fork_at(self, checkpoint: ThreadState) -> None:
+        backend = self.app.backend
+        assert backend is not None and self.thread_id is not None
+        thread_id = self.thread_id
+        try:
+            await backend.update_state(thread_id, None, checkpoint_id=checkpoint.checkpoint_id)
+        except BackendError as error:
+            self.report(error, "Forking")
+            return
+        self.notify(f"Forked at step {checkpoint.step}: that checkpoint is the new head.", timeout=3)
+        self.inspector.show_live()
+        self.open_thread(thread_id, ask=False)
+
+    def action_replay(self) -> None:
+        if not self._timeline_ready() or self.run_in_progress:
+            return
+        checkpoint = self._past_checkpoint()
+        if checkpoint is None:
+            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
+            return
+        self.replay_from(checkpoint)
+
+    @work(exclusive=True, group="run")
+    async def replay_from(self, checkpoint: ThreadState) -> None:
+        """Run again from a checkpoint (no new input): the graph continues from there."""
+        backend = self.app.backend
+        assert backend is not None and self.thread_id is not None
+        thread_id = self.thread_id
+        self.inspector.show_live()
+        await self.chat.show_messages(
+            checkpoint.messages, notice=Content.styled(f"replaying from step {checkpoint.step}", "dim italic")
+        )
+        await self.stream_into_chat(
+            backend.stream_run(thread_id, self._run_request(None, checkpoint_id=checkpoint.checkpoint_id)),
+            thread_id,
+            "Replaying",
+        )
+        self.load_history(thread_id)
+
+    def action_edit_resend(self) -> None:
+        if not self._timeline_ready() or self.run_in_progress or self.thread_state is None:
+            return
+        human = next((m for m in reversed(self.thread_state.messages) if m.type == "human" and not m.hidden), None)
+        if human is None:
+            self.notify("This thread has no message of yours to edit.", severity="warning")
+            return
+        self.edit_and_resend(human)
+
+    @work(group="modal")
+    async def edit_and_resend(self, human: ChatMessage) -> None:
+        """Fork at the checkpoint before the last human message and run the edited one."""
+        backend = self.app.backend
+        assert backend is not None and self.thread_id is not None and self.thread_state is not None
+        thread_id = self.thread_id
+        checkpoints = self.inspector.timeline.checkpoints
+        fork_point = fork_point_for_message(checkpoints, human.id, self.thread_state.checkpoint_id or None)
+        if fork_point is None:
+            self.notify("The checkpoint before that message is not loaded: scroll the timeline further back.", severity="warning")
+            return
+        text = await self.app.push_screen_wait(PromptScreen("Edit and resend your message", human.text))
+        if text is None:
+            return
+        self.resend(thread_id, fork_point, text)
+
+    @work(exclusive=True, group="run")
+    async def resend(self, thread_id: str, fork_point: ThreadState, text: str) -> None:
+        backend = self.app.backend
+        assert backend is not None
+        await self.chat.show_messages(fork_point.messages)
+        message = ChatMessage(id=str(uuid.uuid4()), type="human", text=text)
+        request = self._run_request(
+            {"messages": [{"type": "human", "content": text, "id": message.id}]},
+            checkpoint_id=fork_point.checkpoint_id,
+        )
+        await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Resending", echo=message)
+        self.load_history(thread_id)
+
     # -- runs ----------------------------------------------------------------------------------------
+
+    def _run_request(self, input: dict | None, **kwargs) -> RunRequest:
+        options = self.app.run_options
+        return RunRequest(
+            assistant_id=options.assistant_id,
+            input=input,
+            context=options.context(),
+            configurable=options.configurable(),
+            stream_modes=self.inspector.event_log.selected_modes(),
+            multitask_strategy="reject",
+            **kwargs,
+        )
 
     @property
     def run_in_progress(self) -> bool:
@@ -343,13 +597,7 @@ class MainScreen(Screen):
             self.report(error, "Creating a thread")
             return
         message_id = str(uuid.uuid4())
-        request = RunRequest(
-            assistant_id=self.app.assistant_id,
-            input={"messages": [{"type": "human", "content": text, "id": message_id}]},
-            context=self.app.run_options.context(),
-            configurable=self.app.run_options.configurable(),
-            multitask_strategy="reject",
-        )
+        request = self._run_request({"messages": [{"type": "human", "content": text, "id": message_id}]})
         human = ChatMessage(id=message_id, type="human", text=text)
         if await self.stream_into_chat(
             backend.stream_run(thread_id, request), thread_id, "Sending", echo=human
@@ -371,8 +619,9 @@ class MainScreen(Screen):
         `echo` (the human message being sent) shows at once; if the server refuses the run
         it is taken back out and its text returns to the composer.
         """
-        chat, status = self.chat, self.run_status
+        chat, status, events_log = self.chat, self.run_status, self.inspector.event_log
         status.begin()
+        events_log.clear()
         accepted = echo is None
         final: list[ChatMessage] | None = None
         outcome, detail = "idle", ""
@@ -395,6 +644,7 @@ class MainScreen(Screen):
                     outcome, detail = "error", event.text or "the run failed"
                 node = event.node or node
             status.count(count, node)
+            events_log.add_events(batch, count)
             await chat.apply_events(batch)
 
         try:
@@ -419,6 +669,8 @@ class MainScreen(Screen):
         status.end(outcome, detail)
         self.run_id = None
         self.refresh_thread_row(thread_id)
+        if thread_id == self.thread_id:
+            self.load_history(thread_id)
         return True
 
     @work(group="row", exit_on_error=False)

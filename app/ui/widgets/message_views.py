@@ -8,10 +8,12 @@ or as Markdown source, after control characters are made visible.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Collapsible, Markdown, Static
 
 from app.models import ChatMessage, ToolCall
@@ -20,20 +22,68 @@ from app.ui.text import clean, one_line, plain, pretty_json
 # A streamed reply is split into Markdown blocks of about this many characters, each its
 # own widget, so the cost of a new token does not grow with the length of the reply.
 BLOCK_CHARS = 2_000
-TOOL_ARGS_LINES = 8
-"""Tool calls whose pretty arguments run longer than this start collapsed."""
+
+
+def mount_at_end(parent: Widget, *widgets: Widget) -> AwaitMount:
+    """`parent.mount(*widgets)` (at the end), restyling only the children the append changes."""
+    return _appending(parent, widgets, lambda: parent.mount(*widgets))
+
+
+def _appending(parent: Widget, widgets: tuple[Widget, ...], mount: Callable[[], AwaitMount]) -> AwaitMount:
+    """Run `mount` (which appends `widgets` to `parent`) without restyling every sibling.
+
+    After a mount Textual restyles each displayed child, with all its descendants, that
+    an order rule (:first-child, :last-child, :first-of-type, ...) could apply to; the
+    app's `.message Markdown > *:last-child` makes that every widget, so each append cost
+    as much as the whole chat. Appending changes the order pseudo-classes of only the old
+    last child and of the old last child of each new widget's type: the others sit out
+    that one pass (and are restyled as usual afterwards).
+    """
+    children = parent.displayed_children
+    quiet = [
+        child
+        for child in children[:-1]
+        if child._has_order_style
+        and not (child.last_of_type and any(isinstance(widget, type(child)) for widget in widgets))
+    ]
+    for child in quiet:
+        child._has_order_style = False
+    try:
+        return mount()
+    finally:
+
+        def restore() -> None:
+            for child in quiet:
+                child._has_order_style = True
+
+        if quiet:
+            parent.call_later(restore)  # after the restyle pass the mount scheduled
+
+
+class StreamedMarkdown(Markdown):
+    """One block of a streamed reply: Textual's Markdown, whose children are only appended
+    (or the last one replaced) while it streams, without restyling the earlier ones."""
+
+    def mount(self, *widgets: Widget, before=None, after=None) -> AwaitMount:
+        if before is not None or after is not None:
+            return super().mount(*widgets, before=before, after=after)
+        return _appending(self, widgets, lambda: super(StreamedMarkdown, self).mount(*widgets))
 
 
 class MarkdownBlocks(Vertical):
-    """Markdown that grows by appending; finished blocks are rendered once and left alone."""
+    """Markdown that grows by appending; finished blocks are rendered once and left alone.
+
+    A streamed reply is cut where `split_blocks` would cut the whole text (the first blank
+    line outside a code fence after BLOCK_CHARS), wherever the fragments happen to end, so
+    Textual only ever re-parses and re-lays-out the short block being written.
+    """
 
     DEFAULT_CSS = "MarkdownBlocks { height: auto; } MarkdownBlocks.-empty { display: none; }"
 
     def __init__(self, text: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self._initial = clean(text)
-        self._tail = ""  # source of the block being streamed into
-        self._fence_open = False
+        self._splitter = BlockSplitter()  # where the appended text may be cut into blocks
         self._stream = None
 
     def compose(self) -> ComposeResult:
@@ -53,31 +103,60 @@ class MarkdownBlocks(Vertical):
         fragment = clean(fragment)
         if not fragment:
             return
-        self.remove_class("-empty")
-        if self._stream is None or self._should_split():
-            await self._new_block()
-        self._tail += fragment
-        self._fence_open ^= fragment.count("```") % 2 == 1
-        await self._stream.write(fragment)
-
-    def _should_split(self) -> bool:
-        return (
-            len(self._tail) >= BLOCK_CHARS
-            and not self._fence_open
-            and self._tail.endswith("\n\n")
-        )
+        if self.has_class("-empty"):
+            self.remove_class("-empty")
+        pieces = self._splitter.feed(fragment)
+        for index, piece in enumerate(pieces):
+            if piece:
+                if self._stream is None:
+                    await self._new_block()
+                await self._stream.write(piece)
+            if index < len(pieces) - 1:  # a block ends after this piece
+                await self.finish()
 
     async def _new_block(self) -> None:
         await self.finish()
-        block = Markdown()
-        await self.mount(block)
-        self._tail = ""
+        block = StreamedMarkdown()
+        await mount_at_end(self, block)
         self._stream = Markdown.get_stream(block)
 
     async def finish(self) -> None:
         if self._stream is not None:
             stream, self._stream = self._stream, None
             await stream.stop()
+
+
+class BlockSplitter:
+    """Finds, in text that arrives in pieces, where `split_blocks` cuts it into blocks.
+
+    feed() returns the new text cut at block ends: every piece but the last ends a block.
+    Work is proportional to the text fed, never to the text so far.
+    """
+
+    def __init__(self) -> None:
+        self.size = 0  # characters of complete lines in the current block
+        self.fence_open = False
+        self.line = ""  # the incomplete last line
+
+    def feed(self, text: str) -> list[str]:
+        held = len(self.line)
+        lines = (self.line + text).splitlines(keepends=True)
+        self.line = lines.pop() if lines and not _ends_line(lines[-1]) else ""
+        pieces, start, position = [], 0, -held
+        for line in lines:
+            position += len(line)
+            self.size += len(line)
+            if line.lstrip().startswith("```"):
+                self.fence_open = not self.fence_open
+            if self.size >= BLOCK_CHARS and not self.fence_open and line.strip() == "":
+                pieces.append(text[start:position])
+                start, self.size = position, 0
+        pieces.append(text[start:])
+        return pieces
+
+
+def _ends_line(text: str) -> bool:
+    return text.splitlines()[0] != text
 
 
 def split_blocks(text: str) -> list[str]:
@@ -126,8 +205,8 @@ class ToolCallView(Collapsible):
         self.call = call
         body = self._args_for(call, args_text)
         self._body = Static(body, classes="tool-args")
-        long = body.plain.count("\n") >= TOOL_ARGS_LINES
-        super().__init__(self._body, title=self._title_for(call), collapsed=long, classes="tool-call")
+        # Collapsed: the title shows the arguments on one line; expand for pretty JSON.
+        super().__init__(self._body, title=self._title_for(call), collapsed=True, classes="tool-call")
 
     @staticmethod
     def _title_for(call: ToolCall) -> Content:

@@ -1,0 +1,114 @@
+"""Pilot: time travel on the real server: step back, read the past, fork, replay, edit."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from langgraph_sdk import get_client
+
+from app.ui.screens.edit_state import EditStateScreen
+from app.ui.widgets.chat_log import ChatLog
+from app.ui.widgets.inspector import Inspector
+from app.ui.widgets.thread_list import ThreadList
+from ui_support import TERMINAL, make_app, wait_for
+
+pytestmark = pytest.mark.server
+
+
+async def three_turns(url: str) -> str:
+    client = get_client(url=url)
+    thread = await client.threads.create(metadata={"suite": uuid.uuid4().hex[:10]})
+    for text in ("hello", "tell me more", "thanks"):
+        await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": text}]})
+    return thread["thread_id"]
+
+
+async def open_it(pilot, url: str, thread_id: str) -> None:
+    app = pilot.app
+    await wait_for(pilot, lambda: app.backend is not None)
+    thread = await get_client(url=url).threads.get(thread_id)
+    app.screen.query_one("#thread-search").value = f"suite={thread['metadata']['suite']}"
+    threads = app.screen.query_one("#thread-list", ThreadList)
+    await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id])
+    threads.focus()
+    if app.screen.thread_id != thread_id:
+        threads.highlighted = 0
+    inspector = app.screen.query_one(Inspector)
+    await wait_for(pilot, lambda: app.screen.thread_id == thread_id and len(inspector.timeline.checkpoints) > 5, what="history")
+
+
+def chat_texts(app) -> list[str]:
+    return [view.message.text or getattr(getattr(view, "markdown", None), "text", "") for view in app.screen.query(".message")]
+
+
+async def test_step_back_read_the_past_fork_and_replay(server_url):
+    thread_id = await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        inspector = app.screen.query_one(Inspector)
+        live_humans = [m.text for m in app.screen.thread_state.messages if m.type == "human"]
+        assert live_humans == ["hello", "tell me more", "thanks"]
+
+        # step back until the chat shows the conversation before the last turn
+        for _ in range(12):
+            await pilot.press("left_square_bracket")
+            await pilot.pause(0.1)
+            humans = [m.text for m in app.screen.query_one(ChatLog).messages if m.type == "human"]
+            if humans == ["hello", "tell me more"]:
+                break
+        assert humans == ["hello", "tell me more"]
+        assert inspector.is_past_view
+        assert app.screen.query(".chat-notice")  # clearly marked as a past view
+        past = inspector.timeline.selected
+
+        # fork here with an edited title
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditStateScreen))
+        editor = app.screen.query_one("#state-editor")
+        editor.load_text('{"title": "Forked title"')  # invalid JSON: refused locally
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, EditStateScreen)
+        assert editor.text == '{"title": "Forked title"'
+        editor.load_text('{"title": "Forked title"}')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, EditStateScreen))
+        await wait_for(pilot, lambda: app.screen.thread_state.title == "Forked title", what="the fork is the head")
+        state = await get_client(url=server_url).threads.get_state(thread_id)
+        assert state["values"]["title"] == "Forked title"
+        assert state["parent_checkpoint"]["checkpoint_id"] == past.checkpoint_id
+        assert [m["content"] for m in state["values"]["messages"] if m["type"] == "human"] == ["hello", "tell me more"]
+        await wait_for(pilot, lambda: inspector.timeline.checkpoints and inspector.timeline.checkpoints[0].title == "Forked title", what="timeline head")
+
+        # replay from an older checkpoint: the run streams into the chat
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await pilot.pause(0.2)
+        assert inspector.is_past_view
+        await pilot.press("p")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "running", what="replay starts")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="replay ends")
+        history = await get_client(url=server_url).threads.get_history(thread_id, limit=100)
+        parents = [h["parent_checkpoint"]["checkpoint_id"] for h in history if h.get("parent_checkpoint")]
+        assert len(parents) != len(set(parents))  # some checkpoint has two children: a branch
+
+
+async def test_edit_state_with_invalid_json_sends_nothing(server_url):
+    thread_id = await three_turns(server_url)
+    before = await get_client(url=server_url).threads.get_state(thread_id)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditStateScreen))
+        editor = app.screen.query_one("#state-editor")
+        editor.load_text('{\n  "title": "x",\n  "todos": [\n}')
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EditStateScreen)
+        assert editor.text == '{\n  "title": "x",\n  "todos": [\n}'
+        assert "line 4" in str(app.screen.query_one("#edit-state-error").visual)
+        await pilot.press("escape")
+    after = await get_client(url=server_url).threads.get_state(thread_id)
+    assert after["checkpoint"]["checkpoint_id"] == before["checkpoint"]["checkpoint_id"]
