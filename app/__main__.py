@@ -3,7 +3,11 @@
     threadbench                          embedded server + the bundled demo agent
     threadbench --graph my_graph.py:graph  embedded server running your graph
     threadbench --url http://host:2024   any LangGraph Agent Server (or a 10xGraph server)
+    threadbench --profile NAME           a server profile from the config file
+    threadbench serve [--port P] [ARGS]  the same app in a browser (textual-serve)
+    threadbench config                   where the config file is, and its profiles
 
+Settings come from flags > environment > the config file (app/settings_file.py).
 Errors the user can fix (a bad URL, an unreachable server, a graph that does not import)
 print one paragraph and exit with status 2, never a traceback.
 """
@@ -17,6 +21,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from app.config import Settings, default_data_dir
+from app.settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
 
 EXIT_USAGE = 2
 
@@ -46,8 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--backend",
         choices=["auto", "langgraph", "10xgraph"],
-        default="auto",
-        help="server kind for --url (default: detect it)",
+        default=None,
+        help="server kind for --url (default: the profile's, else detect it)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="connect to a server profile of the config file (default: $THREADBENCH_PROFILE, "
+        "then the file's default_profile)",
+    )
+    parser.add_argument(
+        "--theme", metavar="NAME", help="a Textual theme, e.g. nord (default: $THREADBENCH_THEME, then the config file)"
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--graph", metavar="FILE.py:ATTR", help="serve your own graph embedded")
@@ -62,32 +76,48 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true", help="verbose log file")
     parser.add_argument("--version", action="version", version=f"threadbench {app_version()}")
+    parser.epilog = (
+        f"Config file: {config_path()} ($THREADBENCH_CONFIG overrides). "
+        "Other commands: `threadbench serve --help` (the app in a browser), "
+        "`threadbench config` (the config file and its profiles)."
+    )
     return parser
 
 
-def settings_from_args(args: argparse.Namespace) -> Settings:
+def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
+    """Flags > environment > config file; see app.settings_file.resolve_settings."""
+    import os
+
     if args.url and (args.graph or args.config):
         raise UsageError("--url connects to a running server; --graph and --config start one. Use one or the other.")
-    settings = Settings(
+    environ = os.environ if environ is None else environ
+    flags = Flags(
         url=check_url(args.url) if args.url else None,
         api_key=args.api_key,
         backend=args.backend,
+        profile=args.profile,
+        theme=args.theme,
         graph=args.graph,
         config=args.config,
+        data_dir=args.data_dir,
         debug=args.debug,
     )
-    if args.data_dir is not None:
-        settings.data_dir = args.data_dir.expanduser().resolve()
+    try:
+        settings = resolve_settings(flags, environ, load_config(config_path(environ)))
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    if settings.url and not flags.url:
+        settings.url = check_url(settings.url, where=f"profile {settings.profile!r}")
     if settings.config is not None and not settings.config.is_file():
         raise UsageError(f"--config: no such file {settings.config}.")
     return settings
 
 
-def check_url(url: str) -> str:
+def check_url(url: str, where: str = "--url") -> str:
     parsed = urlparse(url)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise UsageError(
-            f"--url {url!r} is not a server address: it should look like http://127.0.0.1:2024 "
+            f"{where} {url!r} is not a server address: it should look like http://127.0.0.1:2024 "
             "or https://my-deployment.us.langgraph.app."
         )
     return url.rstrip("/")
@@ -112,7 +142,38 @@ def probe_server(settings: Settings) -> str:
         ) from None
 
 
+def show_config() -> int:
+    """`threadbench config`: the file's path and profiles (key variables by name, never values)."""
+    import os
+
+    path = config_path()
+    print(f"config file: {path}" + ("" if path.exists() else " (not created yet)"))
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        print(f"threadbench: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    for name, profile in sorted(config.profiles.items()):
+        key = "no key"
+        if profile.api_key_env:
+            key = f"key from ${profile.api_key_env} ({'set' if os.environ.get(profile.api_key_env) else 'not set'})"
+        default = "  (default)" if name == config.default_profile else ""
+        print(f"profile {name}: {profile.url}  backend {profile.backend}  {key}{default}")
+    if config.theme:
+        print(f"theme: {config.theme}")
+    for problem in config.problems:
+        print(f"note: {problem}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:
+        from app.serve import main as serve_main
+
+        return serve_main(argv[1:])
+    if argv[:1] == ["config"]:
+        return show_config()
     args = build_parser().parse_args(argv)
     try:
         settings = settings_from_args(args)

@@ -1,7 +1,8 @@
 """Settings: where the app's data lives and which server it talks to.
 
-Precedence is flags > environment > defaults. The API key is kept out of every repr so
-it cannot end up in a log line or a crash report by accident.
+Precedence is flags > environment > config file > defaults (app.settings_file reads the
+file and resolves it). The API key is kept out of every repr so it cannot end up in a log
+line or a crash report by accident; a profile only names the variable that holds it.
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
+
+if TYPE_CHECKING:
+    from app.settings_file import Profile
 
 APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
@@ -33,6 +37,19 @@ class Settings:
     config: Path | None = None
     data_dir: Path = field(default_factory=default_data_dir)
     debug: bool = False
+    profile: str | None = None
+    """The config-file profile in use, if any."""
+    api_key_env: str | None = None
+    """The variable the profile reads its key from (a name, never a key)."""
+    theme: str | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    """Binding id -> keys, from the config file's [keymap]."""
+    run_options: dict[str, Any] = field(default_factory=dict)
+    """The config file's [run_options] (assistant_id, send_as, option values)."""
+    profiles: dict[str, "Profile"] = field(default_factory=dict)
+    config_path: Path | None = None
+    """Where the theme is remembered; None (tests, scripts): nothing is ever written."""
+    config_problems: list[str] = field(default_factory=list)
 
     @property
     def embedded(self) -> bool:
@@ -43,15 +60,19 @@ class Settings:
         """Where the key came from, for display (never the key itself)."""
         if self.api_key:
             return "--api-key"
-        for name in API_KEY_ENV_VARS:
+        for name in self._key_env_vars():
             if os.environ.get(name):
                 return name
         return "none"
 
+    def _key_env_vars(self) -> list[str]:
+        first = [self.api_key_env] if self.api_key_env else []
+        return first + [name for name in API_KEY_ENV_VARS if name not in first]
+
     def effective_api_key(self) -> str | None:
         if self.api_key:
             return self.api_key
-        for name in API_KEY_ENV_VARS:
+        for name in self._key_env_vars():
             if value := os.environ.get(name):
                 return value
         return None

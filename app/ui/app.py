@@ -2,7 +2,9 @@
 
 Screens do the work of each view; the app starts the embedded server in the background
 (the UI is interactive at once and says so while it boots) and hands screens a ready
-backend.
+backend. App-level keys: help (f1, ?), the command palette (ctrl+p), another server
+(ctrl+o, switch_server), export (ctrl+s), theme (ctrl+t, remembered in the config file),
+$EDITOR for the focused text box (f4), copy the last reply (y).
 """
 
 from __future__ import annotations
@@ -14,16 +16,28 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import work
-from textual.app import App
+from textual.app import App, InvalidThemeError
 from textual.binding import Binding
+from textual.content import Content
+from textual.widgets import Input, TextArea
 
-from app.backends.base import Backend
-from app.backends.detect import make_backend
+from app.backends.base import Backend, BackendError
+from app.backends.detect import detect_backend_kind, make_backend
 from app.config import Settings
 from app.embedded.launcher import EmbeddedServer, LaunchError
-from app.logs import log, setup_logging
+from app.export import default_file_name, fetch_history, thread_json, thread_markdown
+from app.logs import RedactSecrets, log, setup_logging
+from app.models import ThreadState
 from app.run_options import RunOptions
+from app.settings_file import remember_theme
+from app.ui.commands import ThreadbenchCommands, find_main_screen
+from app.ui.editor import EditorError, edit_in_editor
+from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.connection import Connection, ConnectionScreen
+from app.ui.screens.export import ExportScreen
+from app.ui.screens.help import HelpScreen, all_binding_ids
 from app.ui.screens.main import MainScreen
+from app.ui.text import one_line
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
@@ -31,8 +45,28 @@ STYLES = Path(__file__).resolve().parent.parent / "styles"
 class ThreadbenchApp(App[None]):
     TITLE = "Threadbench"
     CSS_PATH = [STYLES / "app.tcss"]
+    COMMANDS = App.COMMANDS | {ThreadbenchCommands}
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),
+        Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Help: every key"),
+        Binding(
+            "ctrl+p", "command_palette", "Palette", show=False, priority=True, id="app.palette",
+            tooltip="Command palette: threads and actions",
+        ),
+        Binding("ctrl+o", "connect", "Connect", show=False, id="app.connect", tooltip="Connect to another server"),
+        Binding(
+            "ctrl+s", "export_thread", "Export", show=False, id="app.export",
+            tooltip="Export the thread to Markdown or JSON",
+        ),
+        Binding("ctrl+t", "change_theme", "Theme", show=False, id="app.theme", tooltip="Change the theme (remembered)"),
+        Binding(
+            "f4", "edit_in_editor", "Edit in $EDITOR", show=False, priority=True, id="app.editor",
+            tooltip="Edit the focused text box in $EDITOR",
+        ),
+        Binding(
+            "y", "copy_reply", "Copy reply", show=False, id="app.copy_reply",
+            tooltip="Copy the last reply to the clipboard",
+        ),
     ]
 
     def __init__(
@@ -52,9 +86,14 @@ class ThreadbenchApp(App[None]):
         self._wrap_backend = wrap_backend or (lambda backend: backend)
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
         self.backend: Backend | None = None
-        self.run_options = RunOptions()
+        self.run_options = run_options_from(settings.run_options)
         self.server: EmbeddedServer | None = None
         self.starting_text = ""
+        self.connection_url: str | None = settings.url
+        self.connection_profile: str | None = settings.profile
+        self._switched = False
+        self.keymap: dict[str, str] = dict(settings.keymap)
+        self._theme_ready = False
         self.log_path = setup_logging(
             settings.data_dir, settings.debug, secrets=[settings.effective_api_key() or ""]
         )
@@ -68,6 +107,7 @@ class ThreadbenchApp(App[None]):
         self.run_options.assistant_id = value
 
     def on_mount(self) -> None:
+        self.apply_config()
         if self.settings.embedded:
             self.server = EmbeddedServer(
                 self.settings.data_dir, graph=self.settings.graph, config=self.settings.config
@@ -100,8 +140,11 @@ class ThreadbenchApp(App[None]):
 
     def _server_ready(self) -> None:
         assert self.server is not None
-        self.backend = self._wrap_backend(make_backend("langgraph", self.server.url, None))
         self.starting_text = ""
+        if self._switched:
+            return  # the user connected elsewhere meanwhile; the server stays for ctrl+o
+        self.backend = self._wrap_backend(make_backend("langgraph", self.server.url, None))
+        self.connection_url = self.server.url
         if isinstance(self.screen, MainScreen):
             self.screen.backend_ready()
         else:
@@ -125,3 +168,219 @@ class ThreadbenchApp(App[None]):
         if self.backend is not None:
             await self.backend.close()
         self.stop_embedded_server()
+
+    # -- config: keymap, theme, problems ----------------------------------------------------------
+
+    def apply_config(self) -> None:
+        problems = list(self.settings.config_problems)
+        if self.keymap:
+            known = all_binding_ids(type(self))
+            unknown = sorted(set(self.keymap) - known)
+            if unknown:
+                problems.append("[keymap] unknown binding ids (see the help screen, f1): " + ", ".join(unknown))
+            self.set_keymap(self.keymap)
+        if self.settings.theme:
+            try:
+                self.theme = self.settings.theme
+            except InvalidThemeError:
+                problems.append(f"unknown theme {self.settings.theme!r}: pick one with ctrl+t")
+        self._theme_ready = True
+        for problem in problems:
+            log.warning("config: %s", problem)
+            self.notify(problem, title="Config file", severity="warning", timeout=8, markup=False)
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the theme the user picks (ctrl+t or the palette) in the config file."""
+        if not self._theme_ready or theme == self.settings.theme:
+            return
+        self.settings.theme = theme
+        path = self.settings.config_path
+        if path is None:
+            return
+        try:
+            remember_theme(path, theme)
+        except (OSError, ValueError) as error:
+            self.notify(f"Could not save the theme in {path}: {error}", severity="warning", markup=False)
+        else:
+            log.info("theme %s saved in %s", theme, path)
+
+    # -- help, palette, theme ----------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+        else:
+            self.push_screen(HelpScreen())
+
+    # -- connection ----------------------------------------------------------------------------------
+
+    def action_connect(self) -> None:
+        self.push_screen(
+            ConnectionScreen(
+                self.settings.profiles,
+                current_url=self.connection_url or "",
+                current_kind=self.backend_kind if self.backend is not None else "",
+                current_profile=self.connection_profile,
+                embedded_url=self.server.url if self.server is not None and self.server.process else None,
+            ),
+            callback=self._connection_chosen,
+        )
+
+    def _connection_chosen(self, connection: Connection | None) -> None:
+        if connection is not None:
+            self.run_worker(
+                self.switch_server(connection.url, connection.api_key, connection.kind, profile=connection.profile),
+                group="connect",
+                exclusive=True,
+                exit_on_error=False,
+            )
+
+    async def switch_server(
+        self, url: str, api_key: str | None = None, kind: str = "auto", *, profile: str | None = None
+    ) -> bool:
+        """Connect to `url`; on success the old backend is closed and the main screen reloads.
+        On failure nothing changes and the user is told why. The key is never logged."""
+        self._redact(api_key)
+        self.notify(f"Connecting to {url}…", timeout=2, markup=False)
+        backend: Backend | None = None
+        try:
+            if kind == "auto":
+                kind = await detect_backend_kind(url, api_key)
+            backend = self._wrap_backend(make_backend(kind, url, api_key))
+            await backend.check()
+        except BackendError as error:
+            if backend is not None:
+                await backend.close()
+            log.warning("cannot connect to %s: %s", url, error)
+            text = f"Cannot connect to {url}: {error}" + (f"\n{error.hint}" if error.hint else "")
+            self.notify(text, severity="error", timeout=8, markup=False)
+            return False
+        old, self.backend = self.backend, backend
+        self.backend_kind = kind
+        self.connection_url = url
+        self.connection_profile = profile
+        self._switched = True
+        chosen = self.settings.profiles.get(profile) if profile else None
+        if chosen is not None and chosen.assistant_id:
+            self.run_options.assistant_id = chosen.assistant_id
+        while len(self.screen_stack) > 2:
+            await self.pop_screen()
+        if isinstance(self.screen, MainScreen):
+            await self.switch_screen(MainScreen())
+        else:
+            await self.push_screen(MainScreen())
+        if old is not None:
+            try:
+                await old.close()
+            except Exception as error:  # a dead server: nothing to close politely
+                log.info("closing the old backend: %s", error)
+        log.info("connected to %s (%s%s)", url, kind, f", profile {profile}" if profile else "")
+        self.notify(f"Connected to {url} ({kind}).", timeout=3, markup=False)
+        return True
+
+    def _redact(self, secret: str | None) -> None:
+        if not secret:
+            return
+        for handler in log.handlers:
+            for found in handler.filters:
+                if isinstance(found, RedactSecrets) and secret not in found.secrets:
+                    found.secrets.append(secret)
+
+    # -- export, clipboard, editor --------------------------------------------------------------------
+
+    def action_export_thread(self) -> None:
+        main = find_main_screen(self)
+        if main is None or self.backend is None:
+            return
+        thread_id = main.thread_id or main.thread_list.highlighted_thread_id
+        if thread_id is None:
+            self.notify("Open a thread first.", severity="warning", timeout=2)
+            return
+        self.export_thread(thread_id)
+
+    @work(group="export", exclusive=True, exit_on_error=False)
+    async def export_thread(self, thread_id: str) -> None:
+        backend = self.backend
+        main = find_main_screen(self)
+        assert backend is not None and main is not None
+        summary = main.thread_list.thread(thread_id)
+        stem = default_file_name(summary, ThreadState(thread_id=thread_id), "md").removesuffix(".md")
+        title = summary.display_title if summary else thread_id
+        request = await self.push_screen_wait(
+            ExportScreen(title, thread_id, stem, history=backend.capabilities.history)
+        )
+        if request is None:
+            return
+        if request.path.exists():
+            question = Content.assemble("Replace ", (str(request.path), "bold"), "?")
+            if not await self.push_screen_wait(ConfirmScreen(question, confirm_label="Replace")):
+                return
+        try:
+            state = await backend.get_state(thread_id)
+            history = await fetch_history(backend, thread_id) if request.include_history else None
+        except BackendError as error:
+            self.notify(f"Export failed: {error}", severity="error", timeout=8, markup=False)
+            return
+        if request.format == "json":
+            text = thread_json(summary, state, history)
+        else:
+            text = thread_markdown(summary, state, history, include_state=request.include_state)
+        try:
+            request.path.write_text(text, encoding="utf-8")
+        except OSError as error:
+            self.notify(f"Cannot write {request.path}: {error.strerror or error}", severity="error", markup=False)
+            return
+        log.info("exported thread %s to %s", thread_id, request.path)
+        self.notify(f"Exported to {request.path}", timeout=4, markup=False)
+
+    def action_copy_reply(self) -> None:
+        main = find_main_screen(self)
+        state = main.thread_state if main is not None else None
+        messages = state.messages if state is not None else []
+        reply = next((m for m in reversed(messages) if m.type == "ai" and m.text.strip()), None)
+        if reply is None:
+            self.notify("No reply to copy.", timeout=2)
+            return
+        self.copy_to_clipboard(reply.text)
+        self.notify(f"Copied the last reply ({len(reply.text):,} characters).", timeout=2)
+
+    def action_edit_in_editor(self) -> None:
+        """Edit the focused text box (the composer, the state editor, an answer) in $EDITOR."""
+        widget = self.focused
+        if isinstance(widget, TextArea):
+            text, suffix = widget.text, ".json" if widget.language == "json" else ".md"
+        elif isinstance(widget, Input) and not widget.password:
+            text, suffix = widget.value, ".txt"
+        else:
+            self.notify(
+                "Focus a text box first: the composer (i), the state editor, an answer.", timeout=3
+            )
+            return
+        try:
+            edited = edit_in_editor(self, text, suffix)
+        except EditorError as error:
+            self.notify(str(error), severity="warning", timeout=5, markup=False)
+            return
+        if edited is None or (isinstance(widget, TextArea) and widget.read_only):
+            return
+        edited = edited.removesuffix("\n")
+        if isinstance(widget, TextArea):
+            widget.load_text(edited)
+            widget.move_cursor(widget.document.end)
+        else:
+            widget.value = " ".join(edited.splitlines())
+        widget.focus()
+
+
+def run_options_from(config: dict) -> RunOptions:
+    """The config file's [run_options]: assistant_id, send_as, and option values."""
+    values = dict(config)
+    options = RunOptions()
+    assistant = values.pop("assistant_id", None)
+    if isinstance(assistant, str) and assistant:
+        options.assistant_id = assistant
+    send_as = values.pop("send_as", None)
+    if send_as in ("context", "configurable"):
+        options.send_as = send_as
+    options.values = values
+    return options

@@ -1,0 +1,104 @@
+"""`threadbench serve`: the same app in a browser, through textual-serve.
+
+    threadbench serve [--host H] [--port P] [ARGS...]
+
+ARGS are the app's own (--url, --profile, --graph...). Each browser tab runs its own
+`threadbench ARGS` process. With no server given, one embedded server is started here and
+shared by every tab (so they see the same threads), and stopped when serve stops.
+An --api-key is handed to the app processes through the environment, never on a
+command line (where `ps` would show it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+
+DEFAULT_PORT = 8000
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="threadbench serve",
+        description="Serve Threadbench in a browser (textual-serve). Other arguments are the app's "
+        "own, e.g. `threadbench serve --port 8080 --url http://127.0.0.1:2024`.",
+    )
+    parser.add_argument("--host", default="localhost", help="address to listen on (default: localhost)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})")
+    parser.add_argument(
+        "--public-url", default=None, help="the URL browsers reach this server at, behind a proxy"
+    )
+    return parser
+
+
+def app_command(app_args: list[str]) -> str:
+    return shlex.join([sys.executable, "-m", "app", *app_args])
+
+
+def pop_option(args: list[str], name: str) -> tuple[str | None, list[str]]:
+    """Take `--name VALUE` / `--name=VALUE` out of args."""
+    rest: list[str] = []
+    value = None
+    skip = False
+    for index, arg in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if arg == name and index + 1 < len(args):
+            value, skip = args[index + 1], True
+        elif arg.startswith(name + "="):
+            value = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    return value, rest
+
+
+def main(argv: list[str] | None = None) -> int:
+    options, app_args = build_parser().parse_known_args(argv)
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        print("threadbench: serve needs textual-serve: pip install textual-serve", file=sys.stderr)
+        return 2
+
+    api_key, app_args = pop_option(app_args, "--api-key")
+    if api_key:
+        os.environ["LANGGRAPH_API_KEY"] = api_key  # inherited by each app process
+    from app.__main__ import UsageError, settings_from_args
+    from app.__main__ import build_parser as app_parser
+
+    try:
+        settings = settings_from_args(app_parser().parse_args(app_args))
+    except UsageError as error:
+        print(f"threadbench: {error}", file=sys.stderr)
+        return 2
+    server = None
+    if settings.url is None:  # one embedded server for every tab
+        from app.embedded.launcher import EmbeddedServer, LaunchError
+
+        _, app_args = pop_option(app_args, "--graph")
+        _, app_args = pop_option(app_args, "--config")
+        server = EmbeddedServer(settings.data_dir, graph=settings.graph, config=settings.config)
+        print("threadbench: starting the embedded server…", file=sys.stderr)
+        try:
+            server.start()
+            server.wait_ready(timeout=120)
+        except (LaunchError, OSError) as error:
+            server.stop()
+            print(f"threadbench: {error}", file=sys.stderr)
+            return 2
+        app_args = ["--url", server.url, *app_args]
+    try:
+        Server(
+            app_command(app_args),
+            host=options.host,
+            port=options.port,
+            title="Threadbench",
+            public_url=options.public_url,
+        ).serve()
+    finally:
+        if server is not None:
+            server.stop()
+    return 0

@@ -1,0 +1,251 @@
+"""HelpScreen (f1, ?): every key of the app, generated from the BINDINGS so it cannot drift.
+
+One group per place a key works (everywhere, the main screen, each focusable widget, each
+modal), each row showing the keys in force (after the config file's [keymap]), what they
+do and the binding id to rebind them with. `help_groups()` is the same list for tests and
+the command palette.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.dom import DOMNode
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Input, Static
+
+INHERITED_NOTE = {
+    "Composer": "plus the usual text editing keys (arrows, home/end, ctrl+z undo, ctrl+a select all…)",
+    "State filter": "plus the usual text editing keys",
+}
+
+
+@dataclass
+class HelpRow:
+    group: str
+    keys: list[str]
+    """Key names as Textual spells them (after the keymap), e.g. ["r", "f2"]."""
+    description: str
+    binding_id: str = ""
+    action: str = ""
+
+
+@dataclass
+class HelpGroup:
+    title: str
+    owner: type[DOMNode]
+    rows: list[HelpRow] = field(default_factory=list)
+    note: str = ""
+
+
+def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool]]:
+    """(group title, class, include the keys it inherits from Textual's widget)."""
+    from app.ui.screens.confirm import ConfirmScreen
+    from app.ui.screens.connection import ConnectionScreen
+    from app.ui.screens.edit_state import EditStateScreen
+    from app.ui.screens.export import ExportScreen
+    from app.ui.screens.human_input import DecisionPicker, HumanInputScreen
+    from app.ui.screens.inbox import InboxScreen
+    from app.ui.screens.main import MainScreen
+    from app.ui.screens.new_thread import NewThreadScreen
+    from app.ui.screens.prompt import PromptScreen
+    from app.ui.screens.run_options import RunOptionsScreen
+    from app.ui.widgets.chat_log import ChatLog
+    from app.ui.widgets.composer import Composer
+    from app.ui.widgets.inspector import FilterInput
+    from app.ui.widgets.state_tree import StateTree, TextViewScreen
+    from app.ui.widgets.thread_list import ThreadList
+    from app.ui.widgets.timeline import Timeline
+
+    return [
+        ("Everywhere", app_class, False),
+        ("Main screen", MainScreen, False),
+        ("Thread list", ThreadList, True),
+        ("Chat", ChatLog, False),
+        ("Composer", Composer, False),
+        ("State tree", StateTree, True),
+        ("State filter", FilterInput, False),
+        ("Timeline", Timeline, False),
+        ("Value view", TextViewScreen, False),
+        ("Answer the agent", HumanInputScreen, False),
+        ("Answer: tool decision", DecisionPicker, False),
+        ("Inbox", InboxScreen, False),
+        ("New thread", NewThreadScreen, False),
+        ("Run options", RunOptionsScreen, False),
+        ("Edit state", EditStateScreen, False),
+        ("Rename", PromptScreen, False),
+        ("Confirm", ConfirmScreen, False),
+        ("Export", ExportScreen, False),
+        ("Connection", ConnectionScreen, False),
+        ("Help", HelpScreen, False),
+    ]
+
+
+def _bindings(items: list[BindingType]) -> list[Binding]:
+    found = []
+    for item in items:
+        if isinstance(item, Binding):
+            found.append(item)
+        else:
+            found.append(Binding(*item))
+    return found
+
+
+def _action_name(action: str) -> str:
+    return action.split("(", 1)[0]
+
+
+def group_rows(title: str, owner: type[DOMNode], inherit: bool, keymap: dict[str, str]) -> list[HelpRow]:
+    """The rows of one group: the class's own BINDINGS, then (inherit) the keys it gets from
+    Textual's widget that still work (not rebound), one row per action."""
+    bindings = _bindings(list(owner.__dict__.get("BINDINGS", [])))
+    if inherit:
+        own_keys = {k.strip() for b in bindings for k in b.key.split(",")}
+        merged = owner._merged_bindings
+        assert merged is not None
+        bindings += [
+            b
+            for key, found in merged.key_to_bindings.items()
+            if key not in own_keys
+            for b in found
+            if b.description
+        ]
+    rows: list[HelpRow] = []
+    by_action: dict[str, HelpRow] = {}
+    for binding in bindings:
+        keys = [k.strip() for k in binding.key.split(",") if k.strip()]
+        if binding.id and binding.id in keymap:
+            keys = [k.strip() for k in keymap[binding.id].split(",") if k.strip()]
+        merge_key = binding.id or binding.action
+        if (held := by_action.get(merge_key)) is not None:  # j and down: one row
+            held.keys += [k for k in keys if k not in held.keys]
+            continue
+        previous = rows[-1] if rows else None
+        name = _action_name(binding.action)
+        if (
+            previous is not None
+            and not binding.id
+            and not previous.binding_id
+            and "(" in binding.action
+            and _action_name(previous.action) == name
+        ):  # pick(1) … pick(9): one row
+            previous.keys += keys
+            previous.description = re.sub(r"\s*\d+$", "", previous.description) + " (by number)"
+            continue
+        row = HelpRow(title, keys, binding.description or name.replace("_", " "), binding.id or "", binding.action)
+        rows.append(row)
+        by_action[merge_key] = row
+    return rows
+
+
+def help_groups(app: App) -> list[HelpGroup]:
+    keymap = dict(getattr(app, "keymap", {}) or {})
+    groups = []
+    for title, owner, inherit in binding_classes(type(app)):
+        rows = group_rows(title, owner, inherit, keymap)
+        if rows:
+            groups.append(HelpGroup(title, owner, rows, INHERITED_NOTE.get(title, "")))
+    return groups
+
+
+def all_binding_ids(app_class: type[App]) -> set[str]:
+    ids = set()
+    for _, owner, _ in binding_classes(app_class):
+        for binding in _bindings(list(owner.__dict__.get("BINDINGS", []))):
+            if binding.id:
+                ids.add(binding.id)
+    return ids
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, grouped by where it works; type to filter."""
+
+    BINDINGS = [
+        Binding("escape,f1", "close", "Close", id="help.close"),
+        Binding("slash", "focus_filter", "Filter", id="help.filter"),
+    ]
+
+    DEFAULT_CSS = """
+    HelpScreen #help-dialog { width: 100; height: 90%; max-height: 90%; }
+    HelpScreen #help-filter { margin-bottom: 1; }
+    HelpScreen #help-table { height: 1fr; scrollbar-size-vertical: 1; }
+    HelpScreen #help-hint { height: 1; margin-top: 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(classes="modal")
+        self.groups: list[HelpGroup] = []
+
+    @property
+    def rows(self) -> list[HelpRow]:
+        return [row for group in self.groups for row in group.rows]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="help-dialog"):
+            yield Static(
+                Content.assemble(("Keys", "bold"), ("  ·  ctrl+p: every action and thread by name", "dim")),
+                classes="dialog-title",
+            )
+            yield Input(placeholder="filter: a key, an action or an id", id="help-filter")
+            yield DataTable(id="help-table", cursor_type="row", zebra_stripes=False, show_cursor=True)
+            yield Static(
+                Content.styled(
+                    "esc close · / filter · rebind a key in the config file: [keymap] \"id\" = \"keys\"", "dim"
+                ),
+                id="help-hint",
+            )
+
+    def on_mount(self) -> None:
+        self.groups = help_groups(self.app)
+        table = self.query_one("#help-table", DataTable)
+        table.add_column("key", width=22, key="key")
+        table.add_column("action", width=40, key="action")
+        table.add_column("id", key="id")
+        self.show_rows("")
+        table.focus()
+
+    def key_text(self, keys: list[str]) -> str:
+        return "  ".join(self.app.get_key_display(Binding(key, "")) for key in keys)
+
+    def show_rows(self, text: str) -> None:
+        table = self.query_one("#help-table", DataTable)
+        table.clear()
+        needle = text.strip().casefold()
+        for group in self.groups:
+            rows = [
+                row
+                for row in group.rows
+                if not needle
+                or needle in f"{' '.join(row.keys)} {self.key_text(row.keys)} {row.description} {row.binding_id}".casefold()
+            ]
+            if not rows:
+                continue
+            table.add_row(Content.styled(group.title, "bold $accent"), "", "", key=f"group:{group.title}")
+            for row in rows:
+                table.add_row(
+                    Content.styled(self.key_text(row.keys), "bold"),
+                    Content(row.description),
+                    Content.styled(row.binding_id, "dim"),
+                )
+            if group.note and not needle:
+                table.add_row("", Content.styled(group.note, "dim italic"), "")
+
+    @on(Input.Changed, "#help-filter")
+    def filter_changed(self, event: Input.Changed) -> None:
+        self.show_rows(event.value)
+
+    @on(Input.Submitted, "#help-filter")
+    def filter_done(self) -> None:
+        self.query_one("#help-table", DataTable).focus()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#help-filter", Input).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
