@@ -152,8 +152,7 @@ def test_run_in_progress_frozen(seeded, snap_compare):
 def test_new_thread_screen(seeded, snap_compare):
     async def run_before(pilot):
         app = pilot.app
-        await wait_for(pilot, lambda: app.backend is not None)
-        app.screen.query_one("#thread-list").focus()
+        await open_thread(pilot, TOOLS_THREAD)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "NewThreadScreen")
         await pilot.pause(0.3)
@@ -174,8 +173,7 @@ def test_delete_confirm_screen(seeded, snap_compare):
 def test_run_options_screen(seeded, snap_compare):
     async def run_before(pilot):
         app = pilot.app
-        await wait_for(pilot, lambda: app.backend is not None)
-        app.screen.query_one("#thread-list").focus()
+        await open_thread(pilot, TOOLS_THREAD)
         await pilot.press("o")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RunOptionsScreen")
         await pilot.pause(0.3)
