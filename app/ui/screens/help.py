@@ -138,7 +138,8 @@ def group_rows(title: str, owner: type[DOMNode], inherit: bool, keymap: dict[str
             previous.keys += keys
             previous.description = re.sub(r"\s*\d+$", "", previous.description) + " (by number)"
             continue
-        row = HelpRow(title, keys, binding.description or name.replace("_", " "), binding.id or "", binding.action)
+        text = binding.tooltip or binding.description or name.replace("_", " ")
+        row = HelpRow(title, keys, text, binding.id or "", binding.action)
         rows.append(row)
         by_action[merge_key] = row
     return rows
@@ -171,11 +172,12 @@ class HelpScreen(ModalScreen[None]):
         Binding("slash", "focus_filter", "Filter", id="help.filter"),
     ]
 
-    DEFAULT_CSS = """
-    HelpScreen #help-dialog { width: 100; height: 90%; max-height: 90%; }
+    CSS = """
+    HelpScreen #help-dialog { width: 110; height: 90%; max-height: 90%; padding: 0 1 0 2; }
+    HelpScreen #help-title { margin: 1 0 0 0; }
     HelpScreen #help-filter { margin-bottom: 1; }
-    HelpScreen #help-table { height: 1fr; scrollbar-size-vertical: 1; }
-    HelpScreen #help-hint { height: 1; margin-top: 1; }
+    HelpScreen #help-table { height: 1fr; scrollbar-size-vertical: 1; background: $surface; }
+    HelpScreen #help-hint { height: 1; margin: 1 0; }
     """
 
     def __init__(self) -> None:
@@ -191,6 +193,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(
                 Content.assemble(("Keys", "bold"), ("  ·  ctrl+p: every action and thread by name", "dim")),
                 classes="dialog-title",
+                id="help-title",
             )
             yield Input(placeholder="filter: a key, an action or an id", id="help-filter")
             yield DataTable(id="help-table", cursor_type="row", zebra_stripes=False, show_cursor=True)
@@ -204,9 +207,9 @@ class HelpScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.groups = help_groups(self.app)
         table = self.query_one("#help-table", DataTable)
-        table.add_column("key", width=22, key="key")
-        table.add_column("action", width=40, key="action")
-        table.add_column("id", key="id")
+        table.add_column("key", width=16, key="key")
+        table.add_column("action", width=52, key="action")
+        table.add_column("id (to rebind)", width=28, key="id")
         self.show_rows("")
         table.focus()
 
@@ -226,7 +229,7 @@ class HelpScreen(ModalScreen[None]):
             ]
             if not rows:
                 continue
-            table.add_row(Content.styled(group.title, "bold $accent"), "", "", key=f"group:{group.title}")
+            table.add_row(Content.styled(group.title, "bold $text-accent"), "", "", key=f"group:{group.title}")
             for row in rows:
                 table.add_row(
                     Content.styled(self.key_text(row.keys), "bold"),
@@ -235,6 +238,8 @@ class HelpScreen(ModalScreen[None]):
                 )
             if group.note and not needle:
                 table.add_row("", Content.styled(group.note, "dim italic"), "")
+        if table.row_count > 1:
+            table.move_cursor(row=1)  # the first key, not the first group's title
 
     @on(Input.Changed, "#help-filter")
     def filter_changed(self, event: Input.Changed) -> None:
