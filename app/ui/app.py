@@ -50,7 +50,7 @@ class ThreadbenchApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Help: every key"),
         Binding(
-            "ctrl+p", "command_palette", "Palette", show=False, priority=True, id="app.palette",
+            "ctrl+p", "command_palette", "palette", show=False, priority=True, id="app.palette",
             tooltip="Command palette: threads and actions",
         ),
         Binding("ctrl+o", "connect", "Connect", show=False, id="app.connect", tooltip="Connect to another server"),

@@ -32,6 +32,13 @@ class ExportRequest:
 
 
 class ExportScreen(ModalScreen[ExportRequest | None]):
+    CSS = """
+    ExportScreen #export-format { border: none; padding: 0; width: 1fr; background: transparent; }
+    ExportScreen #export-format:focus-within { background: $boost; }
+    ExportScreen Checkbox { border: none; padding: 0; height: 1; background: transparent; }
+    ExportScreen Checkbox:focus { background: $boost; }
+    ExportScreen #export-path { margin-top: 0; }
+    """
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="export.cancel"),
         Binding("ctrl+s", "export", "Export", priority=True, id="export.save"),
@@ -66,8 +73,8 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
                 disabled=not self.history_available,
                 id="export-history",
             )
-            yield Label("File")
-            self._auto_path = str(self.folder / f"{self.stem}.md")
+            yield Label("File (relative to the folder threadbench runs in)" if self.folder == Path.cwd() else "File")
+            self._auto_path = f"{self.stem}.md" if self.folder == Path.cwd() else str(self.folder / f"{self.stem}.md")
             yield Input(value=self._auto_path, id="export-path")
             yield Static(id="export-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
