@@ -8,7 +8,7 @@ are matched here, against each page the server returns.
 
 from __future__ import annotations
 
-import json
+import re
 import shlex
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,12 +50,18 @@ class ThreadFilter:
         return all(word in haystack for word in self.words)
 
 
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]{0,15})")
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
 def _value(text: str) -> Any:
-    """`n=3` filters on the number 3, `ok=true` on a boolean, anything else on a string."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
+    """`n=3` filters on the number 3, `ok=true` on a boolean, anything else on the string
+    as typed (so an id like 12e45 is not read as a float)."""
+    if text in _LITERALS:
+        return _LITERALS[text]
+    if _INTEGER.fullmatch(text):
+        return int(text)
+    return text
 
 
 def parse_filter(text: str) -> ThreadFilter:

@@ -12,6 +12,11 @@ def test_structured_parts_go_to_the_query():
     assert flt.is_local
 
 
+def test_only_plain_integers_and_literals_are_not_strings():
+    flt = parse_filter("a=12 b=56215e2024 c=true d=007 e=null f=1.5")
+    assert flt.metadata == {"a": 12, "b": "56215e2024", "c": True, "d": "007", "e": None, "f": "1.5"}
+
+
 def test_unknown_status_is_reported_not_sent():
     flt = parse_filter("status:sleeping")
     assert flt.status is None

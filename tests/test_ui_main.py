@@ -43,9 +43,28 @@ async def seed_threads(url: str, metadata: dict, count: int, **values) -> list[s
 
 
 async def search(pilot, text: str) -> None:
-    await pilot.press("slash")
-    pilot.app.screen.query_one("#thread-search").value = text
+    box = pilot.app.screen.query_one("#thread-search")
+    box.focus()
+    await pilot.pause()
+    box.value = text
     await pilot.press("enter")
+
+
+async def open_fresh_thread(pilot, url: str) -> str:
+    """A new empty thread of the demo agent, opened (the newest thread on a shared server
+    may be anything another test left behind)."""
+    metadata = tag()
+    thread = await get_client(url=url).threads.create(metadata=metadata, graph_id="agent")
+    await search(pilot, f"suite={metadata['suite']}")
+    app = pilot.app
+    threads = thread_list(app)
+    await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread["thread_id"]])
+    if app.screen.thread_id != thread["thread_id"]:
+        threads.highlighted = 0
+    await wait_for(pilot, lambda: app.screen.thread_id == thread["thread_id"], what="the fresh thread")
+    app.screen.query_one(Composer).focus()
+    await pilot.pause()
+    return thread["thread_id"]
 
 
 def ai_texts(app) -> list[str]:
@@ -56,28 +75,35 @@ def thread_list(app) -> ThreadList:
     return app.screen.query_one("#thread-list", ThreadList)
 
 
-async def test_send_hello_and_read_the_streamed_reply(server_url):
+async def test_create_a_thread_send_hello_and_read_the_streamed_reply(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: app.backend is not None)
+        thread_list(app).focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, NewThreadScreen))
+        created = thread_list(app).threads[0].thread_id
+        await wait_for(pilot, lambda: app.screen.thread_id == created, what="the new thread opens")
         app.screen.query_one(Composer).focus()
         await pilot.pause()
         await pilot.press(*"hello", "enter")
         await wait_for(pilot, lambda: any("Hello" in t for t in ai_texts(app)), what="the reply")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
         assert app.screen.query_one(Composer).text == ""
-        human = app.screen.query(".message.-human")
-        assert human and "hello" in str(human.first().message.text)
-        # the new thread is listed and titled by the first exchange
-        await wait_for(pilot, lambda: any(t.thread_id == app.screen.thread_id for t in thread_list(app).threads))
+        assert [v.message.text for v in app.screen.query(".message.-human")] == ["hello"]
+        # the thread is titled by the first exchange
+        await wait_for(pilot, lambda: thread_list(app).thread(created).title.lower() == "hello", what="title")
+    state = await get_client(url=server_url).threads.get_state(created)
+    assert state["values"]["messages"][-1]["content"].startswith("Hello")
 
 
 async def test_a_tool_call_is_rendered_and_todos_reach_the_state_tree(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: app.backend is not None)
-        app.screen.query_one(Composer).focus()
-        await pilot.pause()
+        await open_fresh_thread(pilot, server_url)
         await pilot.press(*"make a plan", "enter")
         await wait_for(pilot, lambda: app.screen.query(ToolCallView), what="a tool call")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
@@ -214,9 +240,10 @@ async def test_run_options_from_the_schema_reach_the_agent(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: app.backend is not None)
+        await open_fresh_thread(pilot, server_url)
         thread_list(app).focus()
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, RunOptionsScreen))
+        await wait_for(pilot, lambda: isinstance(app.screen, RunOptionsScreen) and app.screen.query("#option-model_name"))
         app.screen.query_one("#option-is_plan_mode").value = True
         app.screen.query_one("#option-model_name").value = "demo-large"
         await pilot.press("ctrl+s")
@@ -235,8 +262,7 @@ async def test_the_question_modal_opens_when_the_run_stops_and_option_2_resumes_
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: app.backend is not None)
-        app.screen.query_one(Composer).focus()
-        await pilot.pause()
+        await open_fresh_thread(pilot, server_url)
         await pilot.press(*"please clarify", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), timeout=20, what="the modal")
         modal = app.screen
