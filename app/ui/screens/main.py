@@ -32,6 +32,7 @@ from app.ui.screens.confirm import ConfirmScreen
 from app.ui.screens.edit_state import EditStateScreen
 from app.ui.screens.human_input import HumanInputScreen
 from app.ui.screens.inbox import InboxScreen
+from app.ui.screens.message_log import MessageLogScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.screens.prompt import PromptScreen
 from app.ui.screens.run_options import RunOptionsScreen
@@ -79,6 +80,8 @@ class MainScreen(Screen):
         Binding("p", "replay", "Replay", show=False, id="main.replay"),
         Binding("E", "edit_resend", "Edit & resend", show=False, id="main.resend"),
         Binding("w", "inbox", "Inbox", id="main.inbox"),
+        Binding("K", "clear_state", "Clear state", show=False, id="main.clear_state"),
+        Binding("L", "message_log", "Message log", show=False, id="main.message_log"),
         Binding("escape", "focus_threads", "Threads", show=False, id="main.threads"),
     ]
 
@@ -836,6 +839,45 @@ class MainScreen(Screen):
         if options is not None:
             self.app.run_options = options
             self.show_run_options()
+
+    # -- extras of servers that have them (10xGraph) ---------------------------------------------------
+
+    def _can(self, feature: str, what: str) -> bool:
+        backend = self.app.backend
+        if backend is None or self.thread_id is None:
+            self.notify("Open a thread first.", severity="warning", timeout=2)
+            return False
+        if not getattr(backend.capabilities, feature):
+            self.notify(f"{backend.capabilities.name} cannot {what}.", severity="warning", timeout=3)
+            return False
+        return True
+
+    def action_clear_state(self) -> None:
+        if self._can("clear_state", "clear a thread's state"):
+            self.clear_state(self.thread_id)  # type: ignore[arg-type]
+
+    @work(group="modal")
+    async def clear_state(self, thread_id: str) -> None:
+        backend = self.app.backend
+        question = Content.assemble("Clear the state of this thread?\n", ("Its conversation and values are removed; the thread stays.", "dim"))
+        if not await self.app.push_screen_wait(ConfirmScreen(question, "Clear")):
+            return
+        try:
+            await backend.clear_state(thread_id)  # type: ignore[union-attr]
+        except BackendError as error:
+            self.report(error, "Clearing the state")
+            return
+        self.notify("State cleared.", timeout=2)
+        self.open_thread(thread_id, ask=False)
+
+    def action_message_log(self) -> None:
+        if self._can("delete_message", "keep a message log apart from the state"):
+            self.message_log(self.thread_id)  # type: ignore[arg-type]
+
+    @work(group="modal")
+    async def message_log(self, thread_id: str) -> None:
+        if await self.app.push_screen_wait(MessageLogScreen(self.app.backend, thread_id)):  # type: ignore[arg-type]
+            self.open_thread(thread_id, ask=False)
 
     def action_new_thread(self) -> None:
         if self.app.backend is None:
