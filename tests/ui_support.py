@@ -58,6 +58,7 @@ class StableCheckpointIds:
 
     def __init__(self, backend) -> None:
         self._backend = backend
+        self.url = "http://langgraph-test"  # shown in the connection indicator; the port varies
 
     def __getattr__(self, name):
         return getattr(self._backend, name)

@@ -37,8 +37,8 @@ from app.ui.screens.connection import Connection, ConnectionScreen
 from app.ui.screens.export import ExportScreen
 from app.ui.screens.help import HelpScreen, all_binding_ids
 from app.ui.screens.main import MainScreen
-from app.ui.text import one_line
 
+MAX_SERVER_RESTARTS = 3
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 
@@ -107,6 +107,7 @@ class ThreadbenchApp(App[None]):
         self.run_options.assistant_id = value
 
     def on_mount(self) -> None:
+        self._server_restarts = 0
         self.apply_config()
         if self.settings.embedded:
             self.server = EmbeddedServer(
@@ -159,6 +160,32 @@ class ThreadbenchApp(App[None]):
 
     def log_error(self, text: str) -> None:
         log.warning("%s", text)
+
+    def revive_embedded_server(self) -> None:
+        """Restart the embedded server if it died (a bounded number of times)."""
+        server = self.server
+        if server is None or self._switched or server.process is None or server.process.poll() is None:
+            return
+        status = server.process.returncode
+        if self._server_restarts >= MAX_SERVER_RESTARTS:
+            if self._server_restarts == MAX_SERVER_RESTARTS:
+                self._server_restarts += 1
+                self.notify(
+                    f"The embedded server keeps stopping; not restarting it again. Its log: {server.log_path}",
+                    severity="error", timeout=30, markup=False,
+                )
+            return
+        self._server_restarts += 1
+        log.warning("embedded server exited with status %s; restart %d", status, self._server_restarts)
+        self.notify(
+            f"The embedded server stopped (status {status}): restarting it "
+            f"({self._server_restarts} of {MAX_SERVER_RESTARTS}). Your threads are kept.",
+            severity="warning", timeout=8, markup=False,
+        )
+        try:
+            server.start()  # the same port, so the backend's URL stays right
+        except (LaunchError, OSError) as error:
+            self.notify(f"Could not restart the embedded server: {error}", severity="error", markup=False)
 
     def stop_embedded_server(self) -> None:
         if self.server is not None:

@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from app.backends.base import BackendError
+from app.backends.base import BackendError, ServerError, Unreachable
 from app.human_input import PendingInput, answer_submitter, assistant_for, detect_pending
 from app.normalize import messages_from_values
 from app.models import ChatMessage, GraphInfo, RunEvent, RunRequest, ThreadState, ThreadSummary
@@ -52,6 +52,9 @@ PAGE_SIZE = 50
 MAX_FILL_PAGES = 20
 """With a local filter (free text), fetch at most this many pages to fill the screen."""
 STATUS_POLL_SECONDS = 5.0
+HEALTH_SECONDS = 3.0
+"""How often the server is asked if it is there; after a failure, retries back off."""
+MAX_BACKOFF_SECONDS = 30.0
 HISTORY_PAGE = 30
 """Checkpoints per get_history call: the timeline pages further back as the user scrolls."""
 
@@ -96,6 +99,11 @@ class MainScreen(Screen):
         self._loading_more = False
         self._quiet_open = False
         self._graphs: dict[str, GraphInfo] = {}
+        self.online = True
+        self._backoff = 0.0
+        self._next_check = 0.0
+        self._cut_run: tuple[str, str] | None = None
+        """(thread id, run id) of a run whose stream was cut: rejoined when the server is back."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -103,7 +111,9 @@ class MainScreen(Screen):
             with Vertical(id="chat-pane"):
                 yield Static(id="chat-header")
                 yield ChatLog(id="chat-log")
-                yield RunStatus(id="run-status")
+                with Horizontal(id="status-row"):
+                    yield RunStatus(id="run-status")
+                    yield Static(id="connection")
                 yield Static(id="run-options")
                 yield Composer(id="composer")
             yield Inspector(id="inspector")
@@ -154,8 +164,66 @@ class MainScreen(Screen):
 
     def backend_ready(self) -> None:
         self.run_status.show("idle", "")
+        self.show_connection()
         self.load_threads()
         self.set_interval(STATUS_POLL_SECONDS, self.poll_statuses)
+        self.set_interval(HEALTH_SECONDS, self.check_health)
+
+    # -- the connection ------------------------------------------------------------------------------
+
+    def show_connection(self, detail: str = "") -> None:
+        backend = self.app.backend
+        where = backend.url.split("://", 1)[-1] if backend is not None else ""
+        if self.online:
+            content = Content.assemble(("● ", "$success"), (clean(where), "dim"))
+        else:
+            content = Content.assemble(("○ offline ", "bold $error"), (clean(detail), "dim"))
+        self.query_one("#connection", Static).update(content)
+
+    @work(exclusive=True, group="health", exit_on_error=False)
+    async def check_health(self) -> None:
+        """Notice a server that went away, retry with backoff, and resume when it is back."""
+        backend = self.app.backend
+        now = self.app.monotonic()
+        if backend is None or now < self._next_check:
+            return
+        try:
+            await backend.check()
+        except BackendError as error:
+            self._backoff = min(MAX_BACKOFF_SECONDS, max(HEALTH_SECONDS, self._backoff * 2))
+            self._next_check = now + self._backoff
+            if self.online:
+                self.online = False
+                self.notify(
+                    f"Lost the server: {error}. Retrying; your work is kept.", severity="error", timeout=10, markup=False
+                )
+            self.app.revive_embedded_server()
+            self.show_connection(f"retrying every {self._backoff:.0f}s")
+            return
+        if not self.online:
+            self.online, self._backoff, self._next_check = True, 0.0, 0.0
+            self.show_connection()
+            self.notify("The server is back.", timeout=4)
+            self.resume_after_outage()
+
+    def resume_after_outage(self) -> None:
+        self.load_threads()
+        if self._cut_run is not None:
+            thread_id, run_id = self._cut_run
+            self._cut_run = None
+            if thread_id == self.thread_id:
+                self.rejoin_run(thread_id, run_id)
+                return
+        if self.thread_id is not None and not self.run_in_progress:
+            self.open_thread(self.thread_id, ask=False)
+
+    @work(exclusive=True, group="run")
+    async def rejoin_run(self, thread_id: str, run_id: str) -> None:
+        """Follow a run whose stream was cut; the final state puts the reply right."""
+        backend = self.app.backend
+        assert backend is not None
+        await self.chat.add_notice(Content.styled("reconnected: following the run again", "dim italic"))
+        await self.stream_into_chat(backend.join_stream(thread_id, run_id), thread_id, "Rejoining the run")
 
     # -- thread list ---------------------------------------------------------------------------
 
@@ -661,6 +729,9 @@ class MainScreen(Screen):
                 status.end("error", str(error))
                 return False
             outcome, detail = "error", str(error)
+            if isinstance(error, (Unreachable, ServerError)) and self.run_id:
+                self._cut_run = (thread_id, self.run_id)
+                outcome, detail = "offline", "the stream was cut; it is rejoined when the server is back"
         except asyncio.CancelledError:
             status.end("idle")
             raise

@@ -186,19 +186,39 @@ class ChatLog(VerticalScroll, can_focus=True):
         await view.finish(message)
 
     async def finish_run(self, final: list[ChatMessage] | None) -> None:
-        """The run ended: close every stream and add what the final state has that we lack."""
+        """The run ended: close every stream and make the chat agree with the final state.
+
+        A streamed reply whose text differs from the final message (a stream that was cut
+        and rejoined misses or repeats tokens) is redrawn from the final message; a partial
+        reply the final state does not hold (the attempt a restarted run replaced) goes.
+        """
         for view in self._streaming.values():
             await view.finish()
         if final is not None:
             by_id = {m.id: m for m in final if m.id}
             for key, view in self._streaming.items():
-                if key in by_id:
-                    await view.finish(by_id[key])
+                message = by_id.get(key)
+                if message is None:
+                    await self._drop(key, view)
+                elif message.text != view.markdown.text:
+                    await self._redraw(view, message)
+                else:
+                    await view.finish(message)
             for message in final:
                 if not message.id or message.id not in self._ids:
                     await self.add_message(message)
         self._streaming.clear()
         self._tool_chunks.clear()
+
+    async def _drop(self, key: str, view: MessageView) -> None:
+        self._ids.discard(key)
+        self.messages = [m for m in self.messages if m.id != key]
+        await view.remove()
+
+    async def _redraw(self, view: MessageView, message: ChatMessage) -> None:
+        self.messages = [message if m.id == message.id else m for m in self.messages]
+        await self.mount(view_for(message), after=view)
+        await view.remove()
 
     async def add_notice(self, text: Content | str, classes: str = "chat-notice") -> None:
         await self.mount(Static(text if isinstance(text, Content) else plain(text), classes=classes))
