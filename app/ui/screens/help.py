@@ -53,6 +53,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from app.ui.screens.human_input import DecisionPicker, HumanInputScreen
     from app.ui.screens.inbox import InboxScreen
     from app.ui.screens.main import MainScreen
+    from app.ui.screens.message_log import MessageLogScreen
     from app.ui.screens.new_thread import NewThreadScreen
     from app.ui.screens.prompt import PromptScreen
     from app.ui.screens.run_options import RunOptionsScreen
@@ -79,6 +80,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("New thread", NewThreadScreen, False),
         ("Run options", RunOptionsScreen, False),
         ("Edit state", EditStateScreen, False),
+        ("Message log (10xGraph)", MessageLogScreen, False),
         ("Rename", PromptScreen, False),
         ("Confirm", ConfirmScreen, False),
         ("Export", ExportScreen, False),
