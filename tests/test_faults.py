@@ -11,7 +11,7 @@ from app.ui.app import ThreadbenchApp
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.message_views import AIMessageView
 from langgraph_sdk import get_client
-from ui_support import TERMINAL, FIXED_NOW, wait_for
+from ui_support import FIXED_NOW, TERMINAL, wait_for, wait_ready
 
 
 def embedded_app(data_dir) -> ThreadbenchApp:
@@ -21,7 +21,7 @@ def embedded_app(data_dir) -> ThreadbenchApp:
 async def test_the_embedded_server_dies_mid_stream_and_the_reply_still_ends_right(tmp_path):
     app = embedded_app(tmp_path)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None, timeout=90, what="the embedded server")
+        await wait_ready(pilot, timeout=90)
         screen = app.screen
         thread = await get_client(url=app.server.url).threads.create(graph_id="agent")
         screen.load_threads()
@@ -50,7 +50,7 @@ async def test_the_embedded_server_dies_mid_stream_and_the_reply_still_ends_righ
 async def test_a_gone_server_is_reported_and_the_app_resumes_when_it_is_back(tmp_path):
     app = embedded_app(tmp_path)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None, timeout=90, what="the embedded server")
+        await wait_ready(pilot, timeout=90)
         screen = app.screen
         composer = screen.query_one(Composer)
         composer.focus()

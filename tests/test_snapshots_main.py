@@ -13,7 +13,7 @@ from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.run_status import RunStatus
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_snapshot_app, wait_for
+from ui_support import TERMINAL, make_snapshot_app, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -81,7 +81,7 @@ def seeded(server_url):
 
 async def open_thread(pilot, thread_id: str) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: app.backend is not None)
+    await wait_ready(pilot)
     search = app.screen.query_one("#thread-search")
     search.value = "suite=snap"
     threads = app.screen.query_one("#thread-list", ThreadList)
@@ -103,7 +103,7 @@ def test_main_screen_with_tool_calls_and_todos(seeded, snap_compare):
 def test_main_screen_empty_result(seeded, snap_compare):
     async def run_before(pilot):
         app = pilot.app
-        await wait_for(pilot, lambda: app.backend is not None)
+        await open_thread(pilot, TOOLS_THREAD)  # a known thread stays open behind the empty list
         app.screen.query_one("#thread-search").value = "suite=nothing-matches-this"
         await wait_for(pilot, lambda: "0 of 0" in str(app.screen.query_one("#thread-counts").visual))
         app.screen.query_one("#thread-list").focus()

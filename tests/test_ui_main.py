@@ -19,7 +19,7 @@ from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.message_views import AIMessageView, ToolCallView
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for
+from ui_support import TERMINAL, make_app, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -78,7 +78,7 @@ def thread_list(app) -> ThreadList:
 async def test_create_a_thread_send_hello_and_read_the_streamed_reply(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         thread_list(app).focus()
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
@@ -102,7 +102,7 @@ async def test_create_a_thread_send_hello_and_read_the_streamed_reply(server_url
 async def test_a_tool_call_is_rendered_and_todos_reach_the_state_tree(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         await open_fresh_thread(pilot, server_url)
         await pilot.press(*"make a plan", "enter")
         await wait_for(pilot, lambda: app.screen.query(ToolCallView), what="a tool call")
@@ -118,7 +118,7 @@ async def test_a_tool_call_is_rendered_and_todos_reach_the_state_tree(server_url
 async def test_a_refused_send_keeps_the_draft_and_says_why(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         app.assistant_id = "no-such-graph"
         composer = app.screen.query_one(Composer)
         composer.focus()
@@ -135,7 +135,7 @@ async def test_page_through_500_threads(server_url):
     await seed_threads(server_url, metadata, 500)
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         await search(pilot, f"suite={metadata['suite']}")
         threads = thread_list(app)
         await wait_for(pilot, lambda: len(threads.threads) == 50, what="first page")
@@ -160,7 +160,7 @@ async def test_filter_by_status_and_metadata(server_url):
     await client.runs.wait(waiting["thread_id"], "agent", input={"messages": [{"type": "human", "content": "please clarify"}]})
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         threads = thread_list(app)
         await search(pilot, f"suite={metadata['suite']} status:interrupted")
         await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [waiting["thread_id"]], what="interrupted only")
@@ -176,7 +176,7 @@ async def test_rename_copy_and_delete_with_confirmation(server_url):
     await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "hello"}]})
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         threads = thread_list(app)
         await search(pilot, f"suite={metadata['suite']}")
         await wait_for(pilot, lambda: len(threads.threads) == 1)
@@ -216,7 +216,7 @@ async def test_new_thread_with_custom_id_and_metadata(server_url):
     wanted = str(uuid.uuid4())
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         thread_list(app).focus()
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
@@ -239,7 +239,7 @@ async def test_run_options_from_the_schema_reach_the_agent(server_url):
 
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         await open_fresh_thread(pilot, server_url)
         thread_list(app).focus()
         await pilot.press("o")
@@ -261,7 +261,7 @@ async def test_the_question_modal_opens_when_the_run_stops_and_option_2_resumes_
 
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         await open_fresh_thread(pilot, server_url)
         await pilot.press(*"please clarify", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), timeout=20, what="the modal")
@@ -282,7 +282,7 @@ async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(
     await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "clarify"}]})
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_ready(pilot)
         await search(pilot, f"suite={metadata['suite']}")
         threads = thread_list(app)
         await wait_for(pilot, lambda: len(threads.threads) == 1)

@@ -15,7 +15,7 @@ from app.ui.widgets.composer import Composer
 from app.ui.widgets.inspector import Inspector
 from app.ui.widgets.message_views import AIMessageView
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for
+from ui_support import TERMINAL, make_app, wait_for, wait_ready
 
 
 def make_10x_app(url: str):
@@ -42,7 +42,7 @@ def ai_texts(app) -> list[str]:
 
 async def open_10x(pilot, thread_id: str) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: app.backend is not None)
+    await wait_ready(pilot)
     threads = app.screen.query_one("#thread-list", ThreadList)
     app.screen.query_one("#thread-search").value = thread_id
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the thread")

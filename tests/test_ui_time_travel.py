@@ -11,7 +11,7 @@ from app.ui.screens.edit_state import EditStateScreen
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.inspector import Inspector
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for
+from ui_support import TERMINAL, make_app, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -26,7 +26,7 @@ async def three_turns(url: str) -> str:
 
 async def open_it(pilot, url: str, thread_id: str) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: app.backend is not None)
+    await wait_ready(pilot)
     thread = await get_client(url=url).threads.get(thread_id)
     app.screen.query_one("#thread-search").value = f"suite={thread['metadata']['suite']}"
     threads = app.screen.query_one("#thread-list", ThreadList)

@@ -37,6 +37,27 @@ async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0
         await pilot.pause(0.05)
 
 
+async def wait_ready(pilot, timeout: float = 30.0) -> None:
+    """Until the main screen is mounted, has its backend and has loaded its first page:
+    only then is focus where a person would find it."""
+    from app.ui.screens.main import MainScreen
+
+    app = pilot.app
+
+    def ready() -> bool:
+        screen = app.screen
+        return (
+            isinstance(screen, MainScreen)
+            and screen.is_mounted
+            and app.backend is not None
+            and not any(w.group == "threads" and w.is_running for w in screen.workers)
+            and bool(screen.query_one("#thread-counts").visual)
+        )
+
+    await wait_for(pilot, ready, timeout, what="the main screen")
+    await pilot.pause()
+
+
 def screen_text(app) -> str:
     """Everything the screen shows, as plain text (what a person reads)."""
     from textual.widgets import Markdown, Static

@@ -21,7 +21,6 @@ from textual.widgets import Footer, Input, Static
 
 from app.backends.base import BackendError, ServerError, Unreachable
 from app.human_input import PendingInput, answer_submitter, assistant_for, detect_pending
-from app.normalize import messages_from_values
 from app.models import ChatMessage, GraphInfo, RunEvent, RunRequest, ThreadState, ThreadSummary
 from app.run_options import fields_from_schema
 from app.timeline import fork_point_for_message
@@ -694,21 +693,18 @@ class MainScreen(Screen):
         status.begin()
         events_log.clear()
         accepted = echo is None
-        final: list[ChatMessage] | None = None
         outcome, detail = "idle", ""
         if echo is not None:
             await chat.add_message(echo)
             self.composer.clear()
 
         async def apply(batch: list[RunEvent], count: int) -> None:
-            nonlocal accepted, final, outcome, detail
+            nonlocal accepted, outcome, detail
             accepted = True
             node = ""
             for event in batch:
                 if event.kind == "metadata":
                     self.run_id = event.run_id or self.run_id
-                elif event.kind == "values" and not event.namespace and isinstance(event.data, dict):
-                    final = messages_from_values(event.data)
                 elif event.kind == "interrupt":
                     outcome, detail = "waiting", "the agent is waiting for your answer"
                 elif event.kind == "error":
@@ -735,27 +731,38 @@ class MainScreen(Screen):
         except asyncio.CancelledError:
             status.end("idle")
             raise
-        await chat.finish_run(final)
+        final = await self._final_state(thread_id) if outcome != "offline" else None
+        await chat.finish_run(final.messages if final is not None else None)
         if outcome == "error":
             await chat.add_notice(
                 Content.assemble(("run failed: ", "bold $error"), clean(detail)), "chat-notice -error"
             )
         status.end(outcome, detail)
         self.run_id = None
-        self.refresh_thread_row(thread_id)
+        self.refresh_thread_row(thread_id, final)
         if thread_id == self.thread_id:
             self.load_history(thread_id)
         return True
 
+    async def _final_state(self, thread_id: str) -> ThreadState | None:
+        """The thread's state once a run ended: what the chat must agree with."""
+        try:
+            return await self.app.backend.get_state(thread_id)  # type: ignore[union-attr]
+        except BackendError:
+            return None
+
     @work(group="row", exit_on_error=False)
-    async def refresh_thread_row(self, thread_id: str, ask: bool = True) -> None:
+    async def refresh_thread_row(
+        self, thread_id: str, state: ThreadState | None = None, ask: bool = True
+    ) -> None:
         """After a run: the row's status and title, the header and the inspector; and if
         the agent now waits for a person, ask them."""
         backend = self.app.backend
         if backend is None:
             return
         try:
-            thread, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
+            thread = await backend.get_thread(thread_id)
+            state = state or await backend.get_state(thread_id)
         except BackendError:
             return
         self.thread_list.update_thread(thread)
@@ -982,6 +989,7 @@ class MainScreen(Screen):
         self.notify("Thread created.", timeout=2)
 
     def _insert_thread(self, summary: ThreadSummary) -> None:
+        self.workers.cancel_group(self, "threads")  # a page in flight must not drop this row
         rows = [summary, *(t for t in self.thread_list.threads if t.thread_id != summary.thread_id)]
         self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
         self.thread_list.highlighted = 0
