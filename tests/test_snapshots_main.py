@@ -179,3 +179,14 @@ def test_run_options_screen(seeded, snap_compare):
         await pilot.pause(0.3)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_cancel_run_screen(seeded, snap_compare):
+    from app.ui.screens.cancel_run import CancelRunScreen
+
+    async def run_before(pilot):
+        await open_thread(pilot, OTHER_THREAD)
+        pilot.app.push_screen(CancelRunScreen())
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

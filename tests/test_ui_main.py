@@ -297,3 +297,57 @@ async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(
         threads.focus()
         await pilot.press("a")  # ask again
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="modal again")
+
+
+async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(server_url):
+    from app.ui.screens.cancel_run import CancelRunScreen
+
+    metadata = tag()
+    client = get_client(url=server_url)
+    thread = await client.threads.create(metadata=metadata, graph_id="agent")
+    await client.runs.create(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "slow"}]})
+    await wait_for_status(client, thread["thread_id"], "busy")
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await search(pilot, f"suite={metadata['suite']}")
+        threads = thread_list(app)
+        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread["thread_id"]])
+        threads.focus()
+        if app.screen.thread_id != thread["thread_id"]:
+            threads.highlighted = 0
+        await wait_for(pilot, lambda: any(len(t) > 20 for t in ai_texts(app)), what="the live reply")
+        assert app.screen.query_one("#run-status").state == "running"
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, CancelRunScreen))
+        await pilot.press("i")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state != "running", what="stopped")
+    state = await client.threads.get_state(thread["thread_id"])
+    assert [m["content"] for m in state["values"]["messages"] if m["type"] == "human"] == ["slow"]
+
+
+async def test_rollback_undoes_the_run(server_url):
+    from app.ui.screens.cancel_run import CancelRunScreen
+
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        thread_id = await open_fresh_thread(pilot, server_url)
+        await pilot.press(*"slow please", "enter")
+        await wait_for(pilot, lambda: any(len(t) > 10 for t in ai_texts(app)), what="the reply starts")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, CancelRunScreen))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state != "running", what="stopped")
+    client = get_client(url=server_url)
+    await wait_for_status(client, thread_id, "idle")
+    state = await client.threads.get_state(thread_id)
+    assert not (state.get("values") or {}).get("messages")
+
+
+async def wait_for_status(client, thread_id: str, status: str, timeout: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (await client.threads.get(thread_id))["status"] != status:
+        assert loop.time() < deadline, f"thread never became {status}"
+        await asyncio.sleep(0.1)

@@ -27,6 +27,7 @@ from app.timeline import fork_point_for_message
 from app.streaming import pump
 from app.thread_filter import ThreadFilter, parse_filter
 from app.ui.text import clean, one_line
+from app.ui.screens.cancel_run import CancelRunScreen
 from app.ui.screens.confirm import ConfirmScreen
 from app.ui.screens.edit_state import EditStateScreen
 from app.ui.screens.human_input import HumanInputScreen
@@ -845,9 +846,12 @@ class MainScreen(Screen):
         self.cancel_run(self.thread_id, self.run_id)
 
     @work(group="cancel")
-    async def cancel_run(self, thread_id: str, run_id: str | None, action: str = "interrupt") -> None:
+    async def cancel_run(self, thread_id: str, run_id: str | None) -> None:
         backend = self.app.backend
         assert backend is not None
+        action = await self.app.push_screen_wait(CancelRunScreen())
+        if action is None:
+            return
         try:
             run_id = run_id or await backend.active_run(thread_id)
             if run_id is None:
@@ -858,6 +862,8 @@ class MainScreen(Screen):
             self.report(error, "Cancelling the run")
             return
         self.notify(f"Run cancelled ({action}).", timeout=3)
+        if action == "rollback" and thread_id == self.thread_id:
+            self.open_thread(thread_id, ask=False)
 
     # -- actions -------------------------------------------------------------------------------------
 
