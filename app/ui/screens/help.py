@@ -46,6 +46,7 @@ class HelpGroup:
 
 def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool]]:
     """(group title, class, include the keys it inherits from Textual's widget)."""
+    from app.ui.screens.cancel_run import CancelRunScreen
     from app.ui.screens.confirm import ConfirmScreen
     from app.ui.screens.connection import ConnectionScreen
     from app.ui.screens.edit_state import EditStateScreen
@@ -83,6 +84,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Message log (10xGraph)", MessageLogScreen, False),
         ("Rename", PromptScreen, False),
         ("Confirm", ConfirmScreen, False),
+        ("Cancel the run", CancelRunScreen, False),
         ("Export", ExportScreen, False),
         ("Connection", ConnectionScreen, False),
         ("Help", HelpScreen, False),
