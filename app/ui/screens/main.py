@@ -352,14 +352,14 @@ class MainScreen(Screen):
         self.workers.cancel_group(self, "run")
         self.thread_id = thread_id
         self.composer.load_text(self.drafts.get(thread_id, ""))
-        summary = self.thread_list.thread(thread_id)
-        try:
-            state = await backend.get_state(thread_id)
+        try:  # the row's status may be stale: a run may have started since the list loaded
+            summary, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
         except BackendError as error:
             self.report(error, "Opening the thread")
             return
         if self.thread_id != thread_id:
             return
+        self.thread_list.update_thread(summary)
         await self.show_state(state, summary)
         self.load_history(thread_id)
         self.load_graph(state)
