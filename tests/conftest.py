@@ -17,6 +17,18 @@ from ui_fixtures import *  # noqa: F403 - deterministic UI (no cursor blink)
 GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def isolated_config(tmp_path_factory: pytest.TempPathFactory):
+    """Tests never read (or write) the developer's own config file."""
+    path = tmp_path_factory.mktemp("config") / "config.toml"
+    patch = pytest.MonkeyPatch()
+    patch.setenv("THREADBENCH_CONFIG", str(path))
+    patch.delenv("THREADBENCH_PROFILE", raising=False)
+    patch.delenv("THREADBENCH_THEME", raising=False)
+    yield path
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
     server = EmbeddedServer(

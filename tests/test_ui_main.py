@@ -305,19 +305,20 @@ async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(serv
     metadata = tag()
     client = get_client(url=server_url)
     thread = await client.threads.create(metadata=metadata, graph_id="agent")
-    await client.runs.create(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "slow"}]})
-    await wait_for_status(client, thread["thread_id"], "busy")
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await search(pilot, f"suite={metadata['suite']}")
         threads = thread_list(app)
         await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread["thread_id"]])
+        # another client starts a run after the list loaded: the row still says idle
+        await client.runs.create(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "slow"}]})
+        await wait_for_status(client, thread["thread_id"], "busy")
         threads.focus()
-        if app.screen.thread_id != thread["thread_id"]:
-            threads.highlighted = 0
+        threads.highlighted = 0
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "running", what="joined")
         await wait_for(pilot, lambda: any(len(t) > 20 for t in ai_texts(app)), what="the live reply")
-        assert app.screen.query_one("#run-status").state == "running"
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, CancelRunScreen))
         await pilot.press("i")

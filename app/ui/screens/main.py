@@ -63,29 +63,29 @@ class MainScreen(Screen):
     app: "ThreadbenchApp"
 
     BINDINGS = [
-        Binding("slash", "focus_search", "Search", id="main.search"),
-        Binding("n", "new_thread", "New", id="main.new"),
-        Binding("ctrl+n", "new_thread", "New thread", show=False, priority=True, id="main.new_anywhere"),
-        Binding("c", "copy_thread", "Copy", show=False, id="main.copy"),
-        Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename"),
-        Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete"),
-        Binding("s", "cycle_sort", "Sort", show=False, id="main.sort"),
-        Binding("ctrl+r", "refresh", "Refresh", priority=True, show=False, id="main.refresh"),
-        Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel"),
-        Binding("i", "focus_composer", "Compose", show=False, id="main.compose"),
-        Binding("o", "run_options", "Run options", id="main.options"),
-        Binding("a", "answer", "Answer", show=False, id="main.answer"),
-        Binding("left_square_bracket", "older_checkpoint", "Back in time", id="main.older"),
-        Binding("right_square_bracket", "newer_checkpoint", "Forward", id="main.newer"),
-        Binding("g", "live_head", "Live head", show=False, id="main.live"),
-        Binding("e", "edit_state", "Edit state", show=False, id="main.edit"),
-        Binding("F", "fork", "Fork", show=False, id="main.fork"),
-        Binding("p", "replay", "Replay", show=False, id="main.replay"),
-        Binding("E", "edit_resend", "Edit & resend", show=False, id="main.resend"),
-        Binding("w", "inbox", "Inbox", id="main.inbox"),
-        Binding("K", "clear_state", "Clear state", show=False, id="main.clear_state"),
-        Binding("L", "message_log", "Message log", show=False, id="main.message_log"),
-        Binding("escape", "focus_threads", "Threads", show=False, id="main.threads"),
+        Binding("slash", "focus_search", "Search", id="main.search", tooltip="Search threads"),
+        Binding("n", "new_thread", "New", id="main.new", tooltip="New thread"),
+        Binding("ctrl+n", "new_thread", "New thread", show=False, priority=True, id="main.new_anywhere", tooltip="New thread"),
+        Binding("c", "copy_thread", "Copy", show=False, id="main.copy", tooltip="Copy the thread (with its history)"),
+        Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename", tooltip="Rename the thread"),
+        Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete", tooltip="Delete the thread"),
+        Binding("s", "cycle_sort", "Sort", show=False, id="main.sort", tooltip="Sort the threads (updated or created, either way)"),
+        Binding("ctrl+r", "refresh", "Refresh", priority=True, show=False, id="main.refresh", tooltip="Refresh the list and the open thread"),
+        Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel", tooltip="Cancel the run"),
+        Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
+        Binding("o", "run_options", "Run options", id="main.options", tooltip="Run options (assistant, model, thinking…)"),
+        Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
+        Binding("left_square_bracket", "older_checkpoint", "Back in time", id="main.older", tooltip="Back in time: the previous checkpoint"),
+        Binding("right_square_bracket", "newer_checkpoint", "Forward", id="main.newer", tooltip="Forward in time: the next checkpoint"),
+        Binding("g", "live_head", "Live head", show=False, id="main.live", tooltip="Back to the live head"),
+        Binding("e", "edit_state", "Edit state", show=False, id="main.edit", tooltip="Edit the state (JSON)"),
+        Binding("F", "fork", "Fork", show=False, id="main.fork", tooltip="Fork the thread from this checkpoint"),
+        Binding("p", "replay", "Replay", show=False, id="main.replay", tooltip="Replay from this checkpoint"),
+        Binding("E", "edit_resend", "Edit & resend", show=False, id="main.resend", tooltip="Edit your last message and resend it"),
+        Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
+        Binding("K", "clear_state", "Clear state", show=False, id="main.clear_state", tooltip="Clear the thread's state (10xGraph)"),
+        Binding("L", "message_log", "Message log", show=False, id="main.message_log", tooltip="Message log (10xGraph)"),
+        Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
     ]
 
     def __init__(self) -> None:
@@ -249,11 +249,15 @@ class MainScreen(Screen):
         try:
             count_task = asyncio.create_task(backend.count_threads(flt.query(sort_by, order, 1, 0)))
             shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
+            if not self.is_attached:
+                return  # the app is closing (or ctrl+o replaced this screen)
             self._offset = offset
             self.thread_list.set_threads(shown, exhausted=exhausted)
             total = await count_task if backend.capabilities.count else None
         except BackendError as error:
             self.report(error, "Loading threads")
+            return
+        if not self.is_attached:
             return
         note = "filtered here" if flt.is_local else ""
         self.sidebar.show_counts(len(shown), total if not flt.is_local else None, note)
@@ -322,6 +326,8 @@ class MainScreen(Screen):
             held = known.get(thread.thread_id)
             if held is not None and (held.status != thread.status or held.title != thread.title):
                 self.thread_list.update_thread(thread)
+                if thread.thread_id == self.thread_id and thread.status == "busy":
+                    self.open_thread(thread.thread_id, ask=False)  # a run started elsewhere: follow it
 
     # -- opening a thread ------------------------------------------------------------------------
 
@@ -330,8 +336,8 @@ class MainScreen(Screen):
         ask, self._quiet_open = not self._quiet_open, False
         if event.thread_id != self.thread_id:
             self.open_thread(event.thread_id, ask)
-        elif event.opened and self._pending():
-            self.action_answer()
+        elif event.opened and not self.run_in_progress:
+            self.open_thread(event.thread_id)  # enter on the open thread: its question or run, now
         if event.opened:
             self.composer.focus()
 
@@ -998,8 +1004,8 @@ class MainScreen(Screen):
         self.workers.cancel_group(self, "threads")  # a page in flight must not drop this row
         rows = [summary, *(t for t in self.thread_list.threads if t.thread_id != summary.thread_id)]
         self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
+        # Highlighting posts Chosen(summary), which opens it (thread_chosen), in order.
         self.thread_list.highlighted = 0
-        self.open_thread(summary.thread_id)
 
     def _selected(self) -> ThreadSummary | None:
         thread_id = self.thread_list.highlighted_thread_id
