@@ -134,7 +134,15 @@ class ChatLog(VerticalScroll, can_focus=True):
                 await view.remove()
 
     async def apply_events(self, events: list[RunEvent]) -> None:
-        """Show a batch of (coalesced) stream events: tokens and whole messages."""
+        """Show a batch of (coalesced) stream events: tokens and whole messages.
+
+        The screen is laid out and painted once for the whole batch, not after each
+        widget it mounts.
+        """
+        with self.app.batch_update():
+            await self._apply_events(events)
+
+    async def _apply_events(self, events: list[RunEvent]) -> None:
         for event in events:
             if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
                 await self._apply_token(event)

@@ -11,10 +11,17 @@ import json
 from collections.abc import Callable
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.content import Content
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets._markdown import (
+    MarkdownBullet,
+    MarkdownBulletList,
+    MarkdownListItem,
+    MarkdownOrderedList,
+    MarkdownOrderedListItem,
+)
 
 from app.models import ChatMessage, ToolCall
 from app.ui.text import clean, one_line, plain, pretty_json
@@ -30,44 +37,151 @@ def mount_at_end(parent: Widget, *widgets: Widget) -> AwaitMount:
 
 
 def _appending(parent: Widget, widgets: tuple[Widget, ...], mount: Callable[[], AwaitMount]) -> AwaitMount:
-    """Run `mount` (which appends `widgets` to `parent`) without restyling every sibling.
+    """Run `mount` (which appends `widgets` to `parent`) without restyling every child.
 
     After a mount Textual restyles each displayed child, with all its descendants, that
     an order rule (:first-child, :last-child, :first-of-type, ...) could apply to; the
-    app's `.message Markdown > *:last-child` makes that every widget, so each append cost
-    as much as the whole chat. Appending changes the order pseudo-classes of only the old
-    last child and of the old last child of each new widget's type: the others sit out
-    that one pass (and are restyled as usual afterwards).
+    app's `.message Markdown > *:last-child` makes that every widget, so appending a
+    paragraph cost as much as restyling the whole reply above it, and a list was restyled
+    once per level of its nesting. An append changes the order pseudo-classes of the old
+    last child, and of the old last child of each new widget's type, only; the new widgets
+    were styled in place when they were registered. So those few are restyled, alone
+    (no rule here depends on an ancestor's order), and the others sit out that pass.
     """
     children = parent.displayed_children
-    quiet = [
+    changed = [
         child
-        for child in children[:-1]
-        if child._has_order_style
-        and not (child.last_of_type and any(isinstance(widget, type(child)) for widget in widgets))
+        for index, child in enumerate(children)
+        if index == len(children) - 1
+        or (child.last_of_type and any(isinstance(widget, type(child)) for widget in widgets))
     ]
-    for child in quiet:
+    held = [child for child in children if child._has_order_style]
+    for child in held:
         child._has_order_style = False
     try:
         return mount()
     finally:
+        fresh = [widget for widget in widgets if widget._has_order_style]
+        for widget in fresh:
+            widget._has_order_style = False
+        held.extend(fresh)
 
-        def restore() -> None:
-            for child in quiet:
+        def restyle() -> None:
+            for child in held:
                 child._has_order_style = True
+            for child in changed:
+                if child.parent is parent and child._has_order_style:
+                    parent.app.stylesheet.apply(child)
 
-        if quiet:
-            parent.call_later(restore)  # after the restyle pass the mount scheduled
+        if held:
+            parent.call_later(restyle)  # after the restyle pass the mount scheduled
 
 
-class StreamedMarkdown(Markdown):
-    """One block of a streamed reply: Textual's Markdown, whose children are only appended
-    (or the last one replaced) while it streams, without restyling the earlier ones."""
+class QuietAppend:
+    """Mixin for containers whose children are appended: see `_appending`."""
 
     def mount(self, *widgets: Widget, before=None, after=None) -> AwaitMount:
         if before is not None or after is not None:
-            return super().mount(*widgets, before=before, after=after)
-        return _appending(self, widgets, lambda: super(StreamedMarkdown, self).mount(*widgets))
+            return super().mount(*widgets, before=before, after=after)  # type: ignore[misc]
+        return _appending(self, widgets, lambda: super(QuietAppend, self).mount(*widgets))  # type: ignore[arg-type, misc]
+
+
+class StreamedRow(QuietAppend, Horizontal):
+    pass
+
+
+class StreamedColumn(QuietAppend, Vertical):
+    pass
+
+
+class StreamedBulletList(QuietAppend, MarkdownBulletList):
+    def compose(self) -> ComposeResult:  # Textual's, with quiet containers
+        for block in self._blocks:
+            if isinstance(block, MarkdownListItem):
+                bullet = MarkdownBullet()
+                bullet.symbol = block.bullet
+                yield StreamedRow(bullet, StreamedColumn(*block._blocks))
+        self._blocks.clear()
+
+
+class StreamedOrderedList(QuietAppend, MarkdownOrderedList):
+    def compose(self) -> ComposeResult:  # Textual's, with quiet containers
+        suffix = ". "
+        start = 1
+        if self._blocks and isinstance(self._blocks[0], MarkdownOrderedListItem):
+            try:
+                start = int(self._blocks[0].bullet)
+            except ValueError:
+                pass
+        symbol_size = max(
+            len(f"{number}{suffix}")
+            for number, block in enumerate(self._blocks, start)
+            if isinstance(block, MarkdownListItem)
+        )
+        for number, block in enumerate(self._blocks, start):
+            if isinstance(block, MarkdownListItem):
+                bullet = MarkdownBullet()
+                bullet.symbol = f"{number}{suffix}".rjust(symbol_size + 1)
+                yield StreamedRow(bullet, StreamedColumn(*block._blocks))
+        self._blocks.clear()
+
+
+class StreamedMarkdown(QuietAppend, Markdown):
+    """One block of a streamed reply: Textual's Markdown, with quiet appends (its blocks are
+    only appended, or the last one replaced, while it streams)."""
+
+    BLOCKS = {
+        **Markdown.BLOCKS,
+        "bullet_list_open": StreamedBulletList,
+        "ordered_list_open": StreamedOrderedList,
+    }
+
+
+class BlockFrame(Vertical):
+    """Holds one block of a streamed reply.
+
+    Once the block is finished its height is pinned, and while it is out of view its
+    Markdown may be set aside (not displayed): Textual lays out every displayed widget of
+    the screen on every frame, so a long reply would otherwise make each frame cost more
+    than the last. A frame that is painted while set aside brings its Markdown back.
+    """
+
+    DEFAULT_CSS = "BlockFrame { height: auto; }"
+
+    def __init__(self, markdown: Markdown) -> None:
+        super().__init__(markdown)
+        self.markdown = markdown
+        self.pinned_width = 0
+        self.set_aside = False
+
+    def pin(self) -> bool:
+        """Fix the height at what the block measures now (False if it has not been laid out)."""
+        size = self.outer_size
+        if not size.height:
+            return False
+        self.styles.height = size.height
+        self.pinned_width = size.width
+        return True
+
+    def unpin(self) -> None:
+        self.bring_back()
+        self.styles.height = None
+        self.pinned_width = 0
+
+    def put_aside(self) -> None:
+        if self.pinned_width and not self.set_aside:
+            self.set_aside = True
+            self.markdown.display = False
+
+    def bring_back(self) -> None:
+        if self.set_aside:
+            self.set_aside = False
+            self.markdown.display = True
+
+    def render_lines(self, crop):
+        if self.set_aside:  # in view after all (the user scrolled up to it)
+            self.call_later(self.bring_back)
+        return super().render_lines(crop)
 
 
 class MarkdownBlocks(Vertical):
@@ -75,7 +189,10 @@ class MarkdownBlocks(Vertical):
 
     A streamed reply is cut where `split_blocks` would cut the whole text (the first blank
     line outside a code fence after BLOCK_CHARS), wherever the fragments happen to end, so
-    Textual only ever re-parses and re-lays-out the short block being written.
+    Textual only ever re-parses the short block being written. After the layout that
+    follows a block's end, its height is pinned and, if it is well above the bottom of a
+    view that follows the reply, it is set aside (see BlockFrame): the cost of a frame
+    does not grow with the reply.
     """
 
     DEFAULT_CSS = "MarkdownBlocks { height: auto; } MarkdownBlocks.-empty { display: none; }"
@@ -83,21 +200,28 @@ class MarkdownBlocks(Vertical):
     def __init__(self, text: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self._initial = clean(text)
+        self._blocks: list[Markdown] = []  # every block, in order
+        self._frames: list[BlockFrame] = []  # the streamed ones
         self._splitter = BlockSplitter()  # where the appended text may be cut into blocks
-        self._stream = None
+        self._current: StreamedMarkdown | None = None  # the block being written
+        self._unsettled: list[BlockFrame] = []  # finished, not laid out since
 
     def compose(self) -> ComposeResult:
         for block in split_blocks(self._initial):
-            yield Markdown(block)
+            markdown = Markdown(block)
+            self._blocks.append(markdown)
+            yield markdown
 
     def on_mount(self) -> None:
         self.set_class(not self._initial.strip(), "-empty")
 
+    def on_unmount(self) -> None:
+        self._unsettled.clear()
+        self._watch_layout(False)
+
     @property
     def text(self) -> str:
-        return "".join(
-            block.source for block in self.query_children(Markdown)
-        )
+        return "".join(block.source for block in self._blocks)
 
     async def append(self, fragment: str) -> None:
         fragment = clean(fragment)
@@ -108,22 +232,68 @@ class MarkdownBlocks(Vertical):
         pieces = self._splitter.feed(fragment)
         for index, piece in enumerate(pieces):
             if piece:
-                if self._stream is None:
+                if self._current is None:
                     await self._new_block()
-                await self._stream.write(piece)
-            if index < len(pieces) - 1:  # a block ends after this piece
-                await self.finish()
+                assert self._current is not None
+                await self._current.append(piece)
+            if index < len(pieces) - 1 and self._current is not None:  # a block ends here
+                self._current = None
+                self._unsettled.append(self._frames[-1])
+                self._watch_layout(True)
 
     async def _new_block(self) -> None:
-        await self.finish()
         block = StreamedMarkdown()
-        await mount_at_end(self, block)
-        self._stream = Markdown.get_stream(block)
+        frame = BlockFrame(block)
+        self._blocks.append(block)
+        self._frames.append(frame)
+        self._current = block
+        await mount_at_end(self, frame)
 
     async def finish(self) -> None:
-        if self._stream is not None:
-            stream, self._stream = self._stream, None
-            await stream.stop()
+        """The block being written is complete (more text would start a new one)."""
+        self._current = None
+        self._splitter = BlockSplitter()
+
+    # -- keeping the cost of a frame flat ---------------------------------------------------
+
+    def _watch_layout(self, on: bool) -> None:
+        try:
+            signal = self.screen.screen_layout_refresh_signal
+        except Exception:  # not on a screen (any more)
+            return
+        if on:
+            signal.subscribe(self, self._laid_out)
+        else:
+            signal.unsubscribe(self)
+
+    def _laid_out(self, _screen=None) -> None:
+        """The screen was laid out: finished blocks now have their final height."""
+        frames, self._unsettled = self._unsettled, []
+        self._watch_layout(False)
+        for frame in frames:
+            if frame.parent is self:
+                frame.pin()
+        width = {frame.pinned_width for frame in self._frames} - {0}
+        if len(width) > 1:
+            self._unpin_all()  # the width changed in between: measure again
+            return
+        view = next((node for node in self.ancestors if isinstance(node, ScrollableContainer)), None)
+        if view is None or view.scroll_y < view.max_scroll_y:
+            return  # not following the end: what is in view is not known cheaply
+        below = self._frames[-1].outer_size.height if self._frames else 0
+        for frame in reversed(self._frames[:-1]):
+            if below >= view.outer_size.height:
+                frame.put_aside()
+            below += frame.outer_size.height
+
+    def _unpin_all(self) -> None:
+        for frame in self._frames:
+            frame.unpin()
+
+    def on_resize(self, event) -> None:
+        width = event.size.width
+        if any(frame.pinned_width not in (0, width) for frame in self._frames):
+            self._unpin_all()
 
 
 class BlockSplitter:

@@ -1,0 +1,263 @@
+"""What every benchmark shares: the app under test, timing, the event-loop stall meter,
+memory, and the one-line result.
+
+Times come from time.perf_counter (one monotonic clock for the whole process). "Shown"
+means painted: a benchmark waits until a widget holds what it looks for, then for the
+screen's next refresh (`painted`), so the time includes layout and rendering. Polling
+uses asyncio.sleep, never Pilot.pause (which visits every widget of the screen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+TERMINAL = (140, 40)
+POLL = 0.002
+
+
+@dataclass
+class Result:
+    """One target: what was measured against what was wanted."""
+
+    name: str
+    measured: float
+    target: float
+    unit: str = "ms"
+    baseline: float | None = None
+    """The bare SDK doing the same network work in the same run (same unit), if any."""
+    ratio: float | None = None
+    """For targets stated as a ratio: measured / baseline (the target is then a ratio)."""
+    passed: bool = False
+    note: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def line(self) -> str:
+        if self.ratio is not None:
+            figure = f"{self.ratio:.2f}x (app {fmt(self.measured, self.unit)}, sdk {fmt(self.baseline, self.unit)})"
+            goal = f"<= {self.target:.2f}x"
+        else:
+            figure = fmt(self.measured, self.unit)
+            if self.baseline is not None:
+                figure += f" (sdk {fmt(self.baseline, self.unit)})"
+            goal = f"<= {fmt(self.target, self.unit)}"
+        verdict = "PASS" if self.passed else "FAIL"
+        text = f"{verdict}  {self.name:<44} {figure:<42} target {goal}"
+        if self.note:
+            text += f"  -- {self.note}"
+        return text
+
+
+def fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "ms":
+        return f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+    if unit == "s":
+        return f"{value:.2f} s"
+    if unit == "MB":
+        return f"{value:.0f} MB"
+    return f"{value:g} {unit}"
+
+
+def verdict(name: str, measured: float, target: float, **kwargs: Any) -> Result:
+    return Result(name=name, measured=measured, target=target, passed=measured <= target, **kwargs)
+
+
+def ratio_verdict(name: str, app: float, sdk: float, target: float, **kwargs: Any) -> Result:
+    ratio = app / sdk if sdk else float("inf")
+    return Result(name=name, measured=app, target=target, baseline=sdk, ratio=ratio, passed=ratio <= target, **kwargs)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def p99(values: list[float]) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def now() -> float:
+    return time.perf_counter()
+
+
+def ms(seconds: float) -> float:
+    return seconds * 1000.0
+
+
+# -- the app -----------------------------------------------------------------------------------
+
+
+def make_app(url: str, wrap_backend: Callable | None = None):
+    """The real app on `url`, the way tests/ui_support.make_app builds it (fresh data dir)."""
+    from app.config import Settings
+    from app.ui.app import ThreadbenchApp
+
+    settings = Settings(url=url, data_dir=Path(tempfile.mkdtemp(prefix="tb-bench-")))
+    kwargs = {"wrap_backend": wrap_backend} if wrap_backend else {}
+    return ThreadbenchApp(settings, backend_kind="langgraph", **kwargs)
+
+
+async def wait_until(predicate: Callable[[], object], timeout: float = 30.0, what: str = "") -> float:
+    """Poll `predicate` (cheaply, on the app's loop) until true; the time it became true."""
+    deadline = now() + timeout
+    while True:
+        if predicate():
+            return now()
+        if now() > deadline:
+            raise TimeoutError(f"timed out waiting for {what or predicate}")
+        await asyncio.sleep(POLL)
+
+
+async def painted(app) -> float:
+    """The time the screen has next been laid out and painted."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[float] = loop.create_future()
+
+    def done() -> None:
+        if not future.done():
+            future.set_result(now())
+
+    app.screen.call_after_refresh(done)
+    return await asyncio.wait_for(future, 30)
+
+
+async def settle(app, seconds: float = 0.3) -> None:
+    """Let the app finish what it is doing (workers, refreshes) before a measurement."""
+    await asyncio.sleep(seconds)
+    await app.workers.wait_for_complete()
+    await painted(app)
+
+
+class StallMeter:
+    """How late the app's event loop runs a 5 ms timer: the longest stall a keypress meets."""
+
+    def __init__(self, interval: float = 0.005) -> None:
+        self.interval = interval
+        self.lateness: list[float] = []
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> "StallMeter":
+        self.lateness.clear()
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def _run(self) -> None:
+        while True:
+            before = now()
+            await asyncio.sleep(self.interval)
+            self.lateness.append(max(0.0, now() - before - self.interval))
+
+    async def stop(self) -> "StallMeter":
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+        return self
+
+    @property
+    def max_ms(self) -> float:
+        return ms(max(self.lateness, default=0.0))
+
+    @property
+    def p99_ms(self) -> float:
+        return ms(p99(self.lateness)) if self.lateness else 0.0
+
+
+def rss_mb() -> float:
+    """This process's resident memory (VmRSS)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Probe:
+    """The app's real backend, with the times its calls return and its stream yields noted.
+
+    Passed as the app's `wrap_backend`: everything is the real LangGraphBackend; only
+    timestamps are added (the app's own langgraph-sdk client receiving the data).
+    """
+
+    def __init__(self, backend) -> None:
+        self._backend = backend
+        self.marks: dict[str, list[float]] = {}
+
+    def __getattr__(self, name: str):
+        return getattr(self._backend, name)
+
+    def mark(self, name: str) -> None:
+        self.marks.setdefault(name, []).append(now())
+
+    def last(self, name: str) -> float | None:
+        values = self.marks.get(name)
+        return values[-1] if values else None
+
+    def clear(self) -> None:
+        self.marks.clear()
+
+    def _timed(self, name: str):
+        call = getattr(self._backend, name)
+
+        async def timed(*args, **kwargs):
+            self.mark(f"{name}:start")
+            try:
+                return await call(*args, **kwargs)
+            finally:
+                self.mark(f"{name}:end")
+
+        return timed
+
+    def __getattribute__(self, name: str):
+        if name in ("get_state", "get_history", "search_threads", "count_threads"):
+            return object.__getattribute__(self, "_timed")(name)
+        return object.__getattribute__(self, name)
+
+    def stream_run(self, thread_id, request):
+        events = self._backend.stream_run(thread_id, request)
+        probe = self
+
+        async def marked():
+            async for event in events:
+                if event.kind == "token" and event.text:
+                    if "token:first" not in probe.marks:
+                        probe.mark("token:first")
+                    probe.marks["token:last"] = [now()]
+                yield event
+
+        return marked()
+
+
+# -- running a benchmark as its own process ------------------------------------------------------
+
+
+def cli(description: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--url", required=True, help="the LangGraph server to use")
+    parser.add_argument("--json", action="store_true", help="print results as JSON lines")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    return parser.parse_args()
+
+
+def emit(results: list[Result], as_json: bool) -> None:
+    for result in results:
+        print(json.dumps(asdict(result)) if as_json else result.line(), flush=True)
+
+
+def from_json(line: str) -> Result:
+    return Result(**json.loads(line))

@@ -1,0 +1,131 @@
+"""A long thread: 2,000 messages, opened in the app.
+
+Seeding: one thread whose state holds 2,000 messages (human questions and Markdown
+answers of 30-120 words, every tenth answer with a tool call and its result), written
+with one update_state call.
+
+    open         the app's get_state answered -> the newest messages painted and the
+                 chat scrollable (it has more to scroll than it shows). Then one scroll
+                 step up is timed too (from the call to the paint).
+    sdk          threads.get_state of the same thread, timed alone.
+    memory       the benchmark process's RSS with the thread open (the app, its SDK
+                 client and this harness; no server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+from langgraph_sdk import get_client
+
+from bench.common import (
+    TERMINAL,
+    Probe,
+    cli,
+    emit,
+    make_app,
+    median,
+    ms,
+    now,
+    painted,
+    rss_mb,
+    settle,
+    verdict,
+    wait_until,
+)
+
+MESSAGES = 2_000
+WORDS = ("agent thread checkpoint stream token reply graph state tool result message server "
+         "client frame widget layout render cache page search filter history branch fork").split()
+
+
+def answer(n: int) -> str:
+    words = [WORDS[(n * 7 + i * 3) % len(WORDS)] for i in range(30 + (n * 37) % 90)]
+    half = len(words) // 2
+    return (f"**Step {n}.** " + " ".join(words[:half]) + ".\n\n- " + " ".join(words[half:half + 6])
+            + "\n- `" + words[-1] + "`\n\n" + " ".join(words[half + 6:]) + ".")
+
+
+def messages(count: int = MESSAGES) -> list[dict]:
+    out: list[dict] = []
+    n = 0
+    while len(out) < count:
+        out.append({"type": "human", "id": f"h{n}", "content": f"Question {n}: what happened at step {n}?"})
+        if n % 10 == 9 and len(out) + 3 <= count:
+            call_id = f"call{n}"
+            out.append({"type": "ai", "id": f"t{n}", "content": "",
+                        "tool_calls": [{"id": call_id, "name": "search", "args": {"query": f"step {n}"}}]})
+            out.append({"type": "tool", "id": f"r{n}", "tool_call_id": call_id, "name": "search",
+                        "content": f"3 results for step {n}"})
+        out.append({"type": "ai", "id": f"a{n}", "content": answer(n)})
+        n += 1
+    return out[:count]
+
+
+async def seed(client) -> str:
+    thread_id = str(uuid.uuid4())
+    await client.threads.create(thread_id=thread_id, graph_id="agent", metadata={"bench": "long-thread"})
+    await client.threads.update_state(thread_id, {"messages": messages(), "title": "A 2,000-message thread"},
+                                      as_node="title")
+    return thread_id
+
+
+async def main(args) -> list:
+    from app.ui.widgets.message_views import MessageView
+
+    client = get_client(url=args.url)
+    thread_id = await seed(client)
+    sdk = []
+    for _ in range(5):
+        start = now()
+        await client.threads.get_state(thread_id)
+        sdk.append(ms(now() - start))
+
+    probe: Probe | None = None
+
+    def wrap(backend):
+        nonlocal probe
+        probe = Probe(backend)
+        return probe
+
+    opens: list[float] = []
+    scrolls: list[float] = []
+    app = make_app(args.url, wrap_backend=wrap)
+    async with app.run_test(size=TERMINAL):
+        screen = app.screen
+        await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
+        await settle(app, 0.5)
+        chat = screen.chat
+        for _ in range(3 if args.quick else 5):
+            await chat.show_messages([])  # start from an empty chat each time
+            screen.thread_id = None
+            await settle(app, 0.2)
+            probe.clear()
+            screen.open_thread(thread_id)
+            await wait_until(lambda: probe.last("get_state:end") is not None, timeout=60, what="get_state")
+            await wait_until(lambda: sum(1 for c in chat.children if isinstance(c, MessageView)) > 0
+                             and chat.max_scroll_y > 0, timeout=60, what="messages")
+            shown = await painted(app)
+            opens.append(ms(shown - probe.last("get_state:end")))
+            await settle(app, 0.2)
+            start = now()
+            before = chat.scroll_y
+            chat.scroll_relative(y=-5, animate=False)
+            await wait_until(lambda: chat.scroll_y != before, what="scrolled")
+            scrolls.append(ms(await painted(app) - start))
+            await settle(app, 0.2)
+        rss = rss_mb()
+        mounted = sum(1 for c in chat.children if isinstance(c, MessageView))
+
+    return [
+        verdict("long thread: 2,000 messages visible", max(opens), 300.0, baseline=median(sdk),
+                note=f"median {median(opens):.0f} ms; after get_state; one scroll step {median(scrolls):.0f} ms; "
+                     f"{mounted} of {MESSAGES} messages mounted"),
+        verdict("long thread: RSS with it open", rss, 250.0, unit="MB", note="whole benchmark process"),
+    ]
+
+
+if __name__ == "__main__":
+    ARGS = cli(__doc__.splitlines()[0])
+    emit(asyncio.run(main(ARGS)), ARGS.json)

@@ -1,0 +1,98 @@
+"""Run every benchmark and print one line per target.
+
+    python -m bench.run            (or: python bench/run.py)
+    python -m bench.run --quick    fewer repetitions
+    python -m bench.run --only streaming,threads
+
+Starts one embedded LangGraph server (the demo agent, persistence off) for the whole run,
+then runs each benchmark as its own process (fresh interpreter: memory figures are its
+own) against that server, and stops the server at the end, whatever happens. The
+startup benchmark launches the app itself, which starts and stops its own server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `python bench/run.py`
+    sys.path.insert(0, str(ROOT))
+
+from bench.common import Result, from_json  # noqa: E402
+
+BENCHMARKS = ["streaming", "threads", "long_thread", "timeline", "startup"]
+
+
+def run_one(name: str, url: str, quick: bool, timeout: float) -> tuple[list[Result], str]:
+    command = [sys.executable, "-m", f"bench.{name}", "--url", url, "--json"]
+    if quick:
+        command.append("--quick")
+    try:
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return [], f"{name}: did not finish within {timeout:.0f} s"
+    results = []
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            results.append(from_json(line))
+    problem = ""
+    if done.returncode != 0 or not results:
+        tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
+        problem = f"{name}: exited with status {done.returncode}\n{tail}"
+    return results, problem
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Threadbench benchmarks: one line per target.")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--only", help="comma-separated: " + ",".join(BENCHMARKS))
+    parser.add_argument("--url", help="use this server instead of starting one (it must run the demo agent)")
+    parser.add_argument("--json", metavar="FILE", help="also write every result (with details) to FILE")
+    args = parser.parse_args()
+    names = [n.strip() for n in args.only.split(",")] if args.only else BENCHMARKS
+    unknown = set(names) - set(BENCHMARKS)
+    if unknown:
+        parser.error(f"unknown benchmark(s): {', '.join(sorted(unknown))}")
+
+    from app.embedded.launcher import EmbeddedServer
+
+    server = None
+    url = args.url
+    started = time.perf_counter()
+    results: list[Result] = []
+    problems: list[str] = []
+    try:
+        if url is None and any(n != "startup" for n in names):
+            server = EmbeddedServer(Path(tempfile.mkdtemp(prefix="tb-bench-server-")), persist=False)
+            server.start()
+            server.wait_ready(timeout=120)
+            url = server.url
+            print(f"server: {url} (embedded, demo agent)", flush=True)
+        for name in names:
+            print(f"-- {name}", flush=True)
+            found, problem = run_one(name, url or "", args.quick, timeout=900)
+            for result in found:
+                print(result.line(), flush=True)
+            if problem:
+                problems.append(problem)
+                print(problem, flush=True)
+            results.extend(found)
+    finally:
+        if server is not None:
+            server.stop()
+    passed = sum(r.passed for r in results)
+    print(f"\n{passed}/{len(results)} targets pass ({time.perf_counter() - started:.0f} s)")
+    print("\n".join(r.line() for r in results))
+    if args.json:
+        Path(args.json).write_text(json.dumps([r.__dict__ for r in results], indent=2))
+    return 0 if passed == len(results) and not problems else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

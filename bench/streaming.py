@@ -1,0 +1,162 @@
+"""Streaming: a 5,000-word reply, the app against the bare langgraph-sdk on the same server.
+
+Each repetition creates a fresh thread and sends "long 5000" (the demo agent streams about
+5,000 words of realistic Markdown, one word per chunk). The SDK side reads
+runs.stream(...) with the app's stream modes and notes when the first and the last token
+arrive. The app side opens the thread, sends the message the way the composer does
+(MainScreen.send_message) and notes when the first and the last token are painted in the
+chat; a Probe around its backend notes when its own SDK client received the first token.
+SDK and app runs alternate; medians are compared.
+
+    stream time  first token received -> last token (SDK: received; app: painted).
+                 The server's queue wait before a run starts (0.5-1 s, not ours) is left
+                 out on both sides; the end-to-end figures are reported too.
+    first token  app painted - app's SDK client received (same run).
+    stall        lateness of a 5 ms timer on the app's event loop while the reply streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from langgraph_sdk import get_client
+
+from bench.common import (
+    TERMINAL,
+    Probe,
+    StallMeter,
+    cli,
+    emit,
+    make_app,
+    median,
+    ms,
+    now,
+    painted,
+    ratio_verdict,
+    settle,
+    verdict,
+    wait_until,
+)
+
+PROMPT = "long 5000"
+STREAM_MODES = ["messages-tuple", "updates", "values", "custom"]  # RunRequest's defaults
+
+
+async def sdk_run(client, thread_id: str) -> dict:
+    pieces: list[str] = []
+    first = last = None
+    start = now()
+    async for part in client.runs.stream(
+        thread_id,
+        "agent",
+        input={"messages": [{"type": "human", "content": PROMPT}]},
+        stream_mode=STREAM_MODES,
+    ):
+        if part.event == "messages" and isinstance(part.data, list) and part.data:
+            chunk = part.data[0]
+            if isinstance(chunk, dict) and chunk.get("type") == "AIMessageChunk" and chunk.get("content"):
+                last = now()
+                first = first or last
+                pieces.append(chunk["content"])
+    return {"start": start, "first": first, "last": last, "text": "".join(pieces)}
+
+
+async def app_run(app, probe: Probe, client, tail: str) -> dict:
+    from app.ui.widgets.message_views import AIMessageView
+
+    screen = app.screen
+    thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
+    thread_id = thread["thread_id"]
+    screen.open_thread(thread_id)
+    await wait_until(lambda: screen.thread_id == thread_id and screen.thread_state is not None
+                     and screen.thread_state.thread_id == thread_id, what="thread opened")
+    await settle(app)
+    chat = screen.chat
+
+    def reply():
+        last = chat.children[-1] if chat.children else None
+        return last if isinstance(last, AIMessageView) else None
+
+    probe.clear()
+    meter = StallMeter().start()
+    start = now()
+    screen.send_message(PROMPT)
+    await wait_until(lambda: (view := reply()) is not None and view.markdown.text, timeout=60, what="first token")
+    first_shown = await painted(app)
+    await wait_until(lambda: reply().markdown.text.rstrip().endswith(tail), timeout=120, what="last token")
+    last_shown = await painted(app)
+    await meter.stop()
+    await wait_until(lambda: not screen.run_in_progress, timeout=60, what="run end")
+    await settle(app)
+    return {
+        "start": start,
+        "first_received": probe.last("token:first"),
+        "last_received": probe.last("token:last"),
+        "first_shown": first_shown,
+        "last_shown": last_shown,
+        "stall_max": meter.max_ms,
+        "stall_p99": meter.p99_ms,
+        "lateness": list(meter.lateness),
+    }
+
+
+async def main(args) -> list:
+    reps = 3 if args.quick else 5
+    client = get_client(url=args.url)
+    sdk_runs: list[dict] = []
+    app_runs: list[dict] = []
+    probe: Probe | None = None
+
+    def wrap(backend):
+        nonlocal probe
+        probe = Probe(backend)
+        return probe
+
+    # One SDK run first: the reply's last words, and a warm server.
+    warm = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
+    first = await sdk_run(client, warm["thread_id"])
+    tail = first["text"].rstrip()[-60:]
+
+    app = make_app(args.url, wrap_backend=wrap)
+    async with app.run_test(size=TERMINAL):
+        await wait_until(lambda: app.backend is not None, what="backend")
+        await settle(app, 0.5)
+        assert probe is not None
+        for _ in range(reps):
+            thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
+            sdk_runs.append(await sdk_run(client, thread["thread_id"]))
+            app_runs.append(await app_run(app, probe, client, tail))
+
+    sdk_stream = [ms(r["last"] - r["first"]) for r in sdk_runs]
+    app_stream = [ms(r["last_shown"] - r["first_received"]) for r in app_runs]
+    sdk_total = [ms(r["last"] - r["start"]) for r in sdk_runs]
+    app_total = [ms(r["last_shown"] - r["start"]) for r in app_runs]
+    first_token = [ms(r["first_shown"] - r["first_received"]) for r in app_runs]
+    after_read = [ms(r["last_shown"] - r["last_received"]) for r in app_runs]
+    lateness = [x for r in app_runs for x in r["lateness"]]
+    stall_max = max(r["stall_max"] for r in app_runs)
+    stall_p99 = ms(sorted(lateness)[min(len(lateness) - 1, int(len(lateness) * 0.99))]) if lateness else 0.0
+
+    details = {
+        "sdk_stream_ms": sdk_stream, "app_stream_ms": app_stream,
+        "sdk_total_ms": sdk_total, "app_total_ms": app_total,
+        "app_last_shown_after_last_received_ms": after_read,
+        "first_token_ms": first_token,
+        "stall_max_ms_per_run": [r["stall_max"] for r in app_runs],
+        "words": len(first["text"].split()),
+    }
+    stream = ratio_verdict(
+        "streaming: last token of 5,000 words", median(app_stream), median(sdk_stream), 1.10,
+        unit="ms", details=details,
+        note=f"end to end {median(app_total)/median(sdk_total):.2f}x (app {median(app_total):.0f} ms, "
+             f"sdk {median(sdk_total):.0f} ms); shown {median(after_read):.0f} ms after the app read it",
+    )
+    stall = verdict("streaming: event-loop stall (max)", stall_max, 50.0, note=f"p99 {stall_p99:.0f} ms")
+    first_result = verdict("streaming: first token after the SDK got it", median(first_token), 50.0,
+                           note=f"max {max(first_token):.0f} ms over {len(first_token)} runs")
+    return [stream, stall, first_result]
+
+
+if __name__ == "__main__":
+    ARGS = cli(__doc__.splitlines()[0])
+    emit(asyncio.run(main(ARGS)), ARGS.json)

@@ -1,0 +1,199 @@
+"""Threads: 10,000 threads on the server; the first page, search as you type, scrolling to
+the end.
+
+Seeding: 10,000 threads with a title and a topic in their metadata (200 creates at a
+time), tagged so that a server shared with other benchmarks can be told apart; the
+benchmark reads them with a filter on that tag only where it types one.
+
+    first page   app: MainScreen mounted (the app is ready) -> first rows painted.
+                 sdk: the same requests the app makes (threads.search with the app's
+                 select/extract, and threads.count), in this process.
+    search       a word typed one key at a time into the search box; for each key:
+                 the app's last search request answered -> the filtered rows painted.
+                 sdk: the same search requests, timed alone.
+    memory       RSS with the first page, and after scrolling (key `end`, page after
+                 page) to the 10,000th row; growth per 1,000 rows in the first and the
+                 last quarter tells whether memory follows the rows (data) or more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from langgraph_sdk import get_client
+
+from bench.common import (
+    POLL,
+    TERMINAL,
+    Probe,
+    cli,
+    emit,
+    make_app,
+    median,
+    ms,
+    now,
+    painted,
+    rss_mb,
+    settle,
+    verdict,
+    wait_until,
+)
+
+COUNT = 10_000
+BATCH = 200
+TOPICS = ["glacier", "penguin", "ledger", "harbor", "orbit", "cactus", "violin", "meadow"]
+WORD = "penguin"
+MEMORY_FLAT_MB = 25.0
+"""Allowed RSS growth from the first page to the 10,000th row (about 2.5 KB per row: the
+rows' data itself; anything that grew with what was scrolled past would show above it)."""
+
+
+async def seed(client, tag: str, count: int = COUNT) -> float:
+    start = now()
+    existing = await client.threads.count(metadata={"bench": tag})
+    for first in range(existing, count, BATCH):
+        await asyncio.gather(*(
+            client.threads.create(graph_id="agent", metadata={
+                "bench": tag, "n": n, "topic": TOPICS[n % len(TOPICS)],
+                "title": f"{TOPICS[n % len(TOPICS)].title()} notes #{n}: what the agent found",
+            })
+            for n in range(first, min(count, first + BATCH))
+        ))
+    return now() - start
+
+
+async def sdk_first_page(client) -> float:
+    from app.backends.langgraph import THREAD_FIELDS
+    from app.normalize import TITLE_EXTRACT
+
+    start = now()
+    await asyncio.gather(
+        client.threads.search(limit=50, offset=0, sort_by="updated_at", sort_order="desc",
+                              select=THREAD_FIELDS, extract=TITLE_EXTRACT),
+        client.threads.count(),
+    )
+    return ms(now() - start)
+
+
+async def sdk_search_page(client, offset: int) -> float:
+    from app.backends.langgraph import THREAD_FIELDS
+    from app.normalize import TITLE_EXTRACT
+
+    start = now()
+    await client.threads.search(limit=50, offset=offset, sort_by="updated_at", sort_order="desc",
+                                select=THREAD_FIELDS, extract=TITLE_EXTRACT)
+    return ms(now() - start)
+
+
+async def main(args) -> list:
+    from app.ui.screens.main import MainScreen
+
+    client = get_client(url=args.url)
+    tag = "threads"
+    seconds = await seed(client, tag)
+    total = await client.threads.count()
+
+    probe: Probe | None = None
+
+    def wrap(backend):
+        nonlocal probe
+        probe = Probe(backend)
+        return probe
+
+    sdk_pages = [await sdk_first_page(client) for _ in range(5)]
+
+    app = make_app(args.url, wrap_backend=wrap)
+    ready_at: list[float] = []
+
+    async def watch_ready() -> None:
+        while True:
+            stack = app._screen_stack
+            if stack and isinstance(stack[-1], MainScreen) and stack[-1].is_mounted and app.backend is not None:
+                ready_at.append(now())
+                return
+            await asyncio.sleep(POLL / 2)
+
+    watcher = asyncio.create_task(watch_ready())
+    async with app.run_test(size=TERMINAL) as pilot:
+        screen = app.screen
+        threads = screen.thread_list
+        await wait_until(lambda: threads.option_count > 0, what="first page")
+        first_shown = await painted(app)
+        await watcher
+        first_page = ms(first_shown - ready_at[0])
+        await settle(app, 0.5)
+
+        # -- search as you type ------------------------------------------------------------------
+        search = screen.query_one("#thread-search")
+        search.focus()
+        await settle(app, 0.2)
+        keystrokes: list[float] = []
+        sdk_keys: list[float] = []
+        for index, char in enumerate(WORD):
+            rows_before = threads.threads
+            probe.clear()
+            await pilot.press(char)
+            await wait_until(lambda: threads.threads is not rows_before
+                             and not any(w.group == "threads" and w.is_running for w in screen.workers),
+                             timeout=30, what=f"results for {WORD[:index + 1]!r}")
+            shown = await painted(app)
+            answered = [t for t in probe.marks.get("search_threads:end", []) if t <= shown]
+            pages = len(probe.marks.get("search_threads:end", []))
+            keystrokes.append(ms(shown - answered[-1]))
+            sdk_keys.append(sum([await sdk_search_page(client, 50 * page) for page in range(pages)]))
+        await settle(app, 0.3)
+
+        # -- scrolling to the end ------------------------------------------------------------------
+        await pilot.press("escape")  # back to the list; the filter stays...
+        search.value = ""  # ...so clear it: all threads
+        await wait_until(lambda: len(threads.threads) >= 50 and not threads.exhausted
+                         and not any(w.group == "threads" and w.is_running for w in screen.workers),
+                         what="all threads again")
+        await settle(app, 0.3)
+        threads.focus()
+        rss_first = rss_mb()
+        samples: list[tuple[int, float]] = [(len(threads.threads), rss_first)]
+        start = now()
+        while not threads.exhausted:
+            count = len(threads.threads)
+            if threads.highlighted == threads.option_count - 1:
+                threads.action_cursor_up()
+            threads.action_last()  # the `end` key
+            await wait_until(lambda: (len(threads.threads) > count or threads.exhausted)
+                             and not screen._loading_more, timeout=30, what="next page")
+            if len(threads.threads) // 1000 != count // 1000:
+                samples.append((len(threads.threads), rss_mb()))
+        await painted(app)
+        scroll_seconds = now() - start
+        rows = len(threads.threads)
+        rss_end = rss_mb()
+        samples.append((rows, rss_end))
+        await settle(app, 0.5)  # the thread under the cursor opens: let it, before leaving
+
+    growth = rss_end - rss_first
+    quarter = max(1, len(samples) // 4)
+
+    def per_thousand(part):
+        (r0, m0), (r1, m1) = part[0], part[-1]
+        return (m1 - m0) / max(1, (r1 - r0) / 1000)
+
+    early, late = per_thousand(samples[: quarter + 1]), per_thousand(samples[-quarter - 1:])
+    results = [
+        verdict("threads: first page after the app is ready", first_page, 150.0,
+                baseline=median(sdk_pages),
+                note=f"{total:,} threads on the server (seeded in {seconds:.0f} s)"),
+        verdict("threads: search keystroke after the answer", max(keystrokes), 100.0,
+                baseline=median(sdk_keys),
+                note=f"median {median(keystrokes):.0f} ms over {len(keystrokes)} keys of {WORD!r}"),
+        verdict("threads: RSS growth scrolling to the end", growth, MEMORY_FLAT_MB, unit="MB",
+                note=f"{rss_first:.0f} -> {rss_end:.0f} MB over {rows:,} rows in {scroll_seconds:.1f} s; "
+                     f"{early:.1f} MB/1000 rows early, {late:.1f} late"),
+    ]
+    results[1].details = {"keystrokes_ms": keystrokes, "sdk_ms": sdk_keys}
+    results[2].details = {"samples": samples}
+    return results
+
+
+if __name__ == "__main__":
+    ARGS = cli(__doc__.splitlines()[0])
+    emit(asyncio.run(main(ARGS)), ARGS.json)
