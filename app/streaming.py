@@ -9,6 +9,7 @@ still shows at once. Nothing here imports Textual.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from app.models import RunEvent, ToolCallChunk
@@ -84,6 +85,7 @@ async def pump(
     """
     buffer: list[RunEvent] = []
     wake = asyncio.Event()
+    finished = asyncio.Event()
     done = False
 
     async def read() -> None:
@@ -95,6 +97,7 @@ async def pump(
         finally:
             done = True
             wake.set()
+            finished.set()
 
     reader = asyncio.create_task(read())
     try:
@@ -107,7 +110,9 @@ async def pump(
                 await apply(coalesce(batch), len(batch))
             if done and not buffer:
                 break
-            await asyncio.sleep(frame)
+            if not done:  # at most one batch a frame; the last one without waiting
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(finished.wait(), frame)
         await reader  # re-raise the reader's error, if any
     finally:
         if not reader.done():

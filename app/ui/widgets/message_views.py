@@ -138,50 +138,101 @@ class StreamedMarkdown(QuietAppend, Markdown):
 
 
 class BlockFrame(Vertical):
-    """Holds one block of a streamed reply.
+    """Holds one block of a streamed reply, and its source.
 
-    Once the block is finished its height is pinned, and while it is out of view its
-    Markdown may be set aside (not displayed): Textual lays out every displayed widget of
-    the screen on every frame, so a long reply would otherwise make each frame cost more
-    than the last. A frame that is painted while set aside brings its Markdown back.
+    Textual lays out every displayed widget of the screen on every frame, so a long reply
+    would make each frame cost more than the last. So a finished block's height is pinned
+    and, while it is out of view, its Markdown is set aside (not displayed); and a block
+    that streamed by while the screen was busy further down is not rendered at all until
+    it is needed (`deferred`: a fixed height estimated from its text, no widgets). A frame
+    painted in either state brings its Markdown (back) on the next frame.
     """
 
     DEFAULT_CSS = "BlockFrame { height: auto; }"
 
-    def __init__(self, markdown: Markdown) -> None:
-        super().__init__(markdown)
+    def __init__(self, markdown: Markdown | None = None, source: str = "") -> None:
+        super().__init__(*([markdown] if markdown is not None else []))
         self.markdown = markdown
+        self.source = source
         self.pinned_width = 0
         self.set_aside = False
+
+    @property
+    def deferred(self) -> bool:
+        return self.markdown is None
 
     def pin(self) -> bool:
         """Fix the height at what the block measures now (False if it has not been laid out)."""
         size = self.outer_size
-        if not size.height:
+        if not size.height or self.deferred:
             return False
         self.styles.height = size.height
         self.pinned_width = size.width
         return True
 
+    def estimate(self, width: int) -> None:
+        """A deferred block's height, guessed from its text at this width."""
+        self.styles.height = estimate_rows(self.source, width)
+        self.pinned_width = width
+
     def unpin(self) -> None:
         self.bring_back()
-        self.styles.height = None
-        self.pinned_width = 0
+        if not self.deferred:
+            self.styles.height = None
+            self.pinned_width = 0
 
     def put_aside(self) -> None:
-        if self.pinned_width and not self.set_aside:
+        if self.pinned_width and not self.set_aside and self.markdown is not None:
             self.set_aside = True
             self.markdown.display = False
 
     def bring_back(self) -> None:
-        if self.set_aside:
+        if self.set_aside and self.markdown is not None:
             self.set_aside = False
             self.markdown.display = True
+
+    async def materialize(self) -> None:
+        if self.markdown is None and self.is_attached:
+            self.markdown = Markdown(self.source)
+            await mount_at_end(self, self.markdown)
+            self.styles.height = None
+            self.pinned_width = 0
+            parent = self.parent
+            if isinstance(parent, MarkdownBlocks):
+                parent.settle_later(self)
 
     def render_lines(self, crop):
         if self.set_aside:  # in view after all (the user scrolled up to it)
             self.call_later(self.bring_back)
+        elif self.markdown is None:
+            self.call_later(self.materialize)
         return super().render_lines(crop)
+
+
+def _top_margin(block: Widget) -> int:
+    """The top margin of the first element of a block (a Markdown, or a BlockFrame)."""
+    markdown = block.markdown if isinstance(block, BlockFrame) else block
+    if isinstance(markdown, Markdown):
+        first = next(iter(markdown.children), None)
+        if first is not None:
+            return first.styles.margin.top
+    source = block.source if isinstance(block, (BlockFrame, Markdown)) else ""
+    line = next((line.strip() for line in source.splitlines() if line.strip()), "")
+    return 1 if line[:1] in ("#", "`", "~", ">", "|") else 0  # a guess until it is built
+
+
+def estimate_rows(text: str, width: int) -> int:
+    """About how many rows Markdown `text` takes at `width` (blank lines become margins)."""
+    width = max(10, width - 2)
+    rows, blank = 0, True
+    for line in text.splitlines():
+        if not line.strip():
+            rows += 0 if blank else 1
+            blank = True
+            continue
+        blank = False
+        rows += -(-len(line) // width)
+    return max(1, rows)
 
 
 class MarkdownBlocks(Vertical):
@@ -191,8 +242,10 @@ class MarkdownBlocks(Vertical):
     line outside a code fence after BLOCK_CHARS), wherever the fragments happen to end, so
     Textual only ever re-parses the short block being written. After the layout that
     follows a block's end, its height is pinned and, if it is well above the bottom of a
-    view that follows the reply, it is set aside (see BlockFrame): the cost of a frame
-    does not grow with the reply.
+    view that follows the reply, it is set aside; blocks that arrive already a screen or
+    more above the end are not rendered until they are seen (see BlockFrame). So the cost
+    of a frame does not grow with the reply, and a screen that falls behind the stream
+    catches up at once instead of rendering what scrolled by.
     """
 
     DEFAULT_CSS = "MarkdownBlocks { height: auto; } MarkdownBlocks.-empty { display: none; }"
@@ -200,16 +253,16 @@ class MarkdownBlocks(Vertical):
     def __init__(self, text: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self._initial = clean(text)
-        self._blocks: list[Markdown] = []  # every block, in order
+        self._composed: list[Markdown] = []  # the blocks of the initial text
         self._frames: list[BlockFrame] = []  # the streamed ones
         self._splitter = BlockSplitter()  # where the appended text may be cut into blocks
-        self._current: StreamedMarkdown | None = None  # the block being written
+        self._current: BlockFrame | None = None  # the block being written
         self._unsettled: list[BlockFrame] = []  # finished, not laid out since
 
     def compose(self) -> ComposeResult:
         for block in split_blocks(self._initial):
             markdown = Markdown(block)
-            self._blocks.append(markdown)
+            self._composed.append(markdown)
             yield markdown
 
     def on_mount(self) -> None:
@@ -219,9 +272,13 @@ class MarkdownBlocks(Vertical):
         self._unsettled.clear()
         self._watch_layout(False)
 
+    def on_markdown_table_of_contents_updated(self, event: Markdown.TableOfContentsUpdated) -> None:
+        if len(self._composed) > 1:  # a block of the initial text is built: see _fix_gaps
+            self._fix_gaps()
+
     @property
     def text(self) -> str:
-        return "".join(block.source for block in self._blocks)
+        return "".join(block.source for block in self._composed) + "".join(f.source for f in self._frames)
 
     async def append(self, fragment: str) -> None:
         fragment = clean(fragment)
@@ -230,31 +287,92 @@ class MarkdownBlocks(Vertical):
         if self.has_class("-empty"):
             self.remove_class("-empty")
         pieces = self._splitter.feed(fragment)
-        for index, piece in enumerate(pieces):
+        # (text, ends a block) for the block being written, then each new block.
+        parts = [(piece, index < len(pieces) - 1) for index, piece in enumerate(pieces)]
+        rows_after = self._rows_after(parts)
+        new_frames: list[BlockFrame] = []
+        writes: list[tuple[BlockFrame, str]] = []
+        for index, (piece, ends) in enumerate(parts):
+            frame = self._current
+            if frame is None:
+                if not piece:
+                    continue
+                if ends and rows_after[index] is not None and rows_after[index] >= self._screen_rows():
+                    frame = BlockFrame(source=piece)  # a screen or more above the end: later
+                    frame.estimate(self._width())
+                    new_frames.append(frame)
+                    self._frames.append(frame)
+                    continue
+                frame = BlockFrame(StreamedMarkdown())
+                new_frames.append(frame)
+                self._frames.append(frame)
+                self._current = frame
             if piece:
-                if self._current is None:
-                    await self._new_block()
-                assert self._current is not None
-                await self._current.append(piece)
-            if index < len(pieces) - 1 and self._current is not None:  # a block ends here
+                frame.source += piece
+                writes.append((frame, piece))
+            if ends:
                 self._current = None
-                self._unsettled.append(self._frames[-1])
-                self._watch_layout(True)
+                self._unsettled.append(frame)
+        if new_frames:
+            await mount_at_end(self, *new_frames)
+        for frame, piece in writes:
+            assert frame.markdown is not None
+            await frame.markdown.append(piece)
+        if self._unsettled:
+            self._watch_layout(True)
 
-    async def _new_block(self) -> None:
-        block = StreamedMarkdown()
-        frame = BlockFrame(block)
-        self._blocks.append(block)
-        self._frames.append(frame)
-        self._current = block
-        await mount_at_end(self, frame)
+    def _rows_after(self, parts: list[tuple[str, bool]]) -> list[int | None]:
+        """For each part, the rows the text after it takes (None: not following the end)."""
+        view = self._view()
+        if view is None or view.scroll_y < view.max_scroll_y:
+            return [None] * len(parts)
+        width = self._width()
+        result: list[int | None] = []
+        after = 0
+        for piece, _ in reversed(parts):
+            result.append(after)
+            after += estimate_rows(piece, width)
+        result.reverse()
+        return result
+
+    def _view(self) -> ScrollableContainer | None:
+        return next((node for node in self.ancestors if isinstance(node, ScrollableContainer)), None)
+
+    def _width(self) -> int:
+        return self.outer_size.width or 80
+
+    def _screen_rows(self) -> int:
+        view = self._view()
+        return (view.outer_size.height if view is not None else 0) or 50
 
     async def finish(self) -> None:
         """The block being written is complete (more text would start a new one)."""
         self._current = None
         self._splitter = BlockSplitter()
+        if len(self._frames) > 1:
+            self._fix_gaps()
+
+    def _fix_gaps(self) -> None:
+        """Put back the blank line between two blocks where one Markdown would have it.
+
+        In one Markdown the gap between two elements is the larger of the first's bottom
+        margin (1 for every kind) and the second's top margin. Cut into blocks, the first
+        is the last child of its Markdown, which the app's style gives no bottom margin,
+        and the second keeps its top margin inside its own Markdown: so a block gets a
+        bottom margin of 1 when the next one starts with an element without a top margin
+        (a paragraph, a list), none otherwise.
+        """
+        blocks: list[Widget] = [*self._composed, *self._frames]
+        for block, following in zip(blocks, blocks[1:]):
+            gap = 1 if _top_margin(following) == 0 else 0
+            if block.styles.margin.bottom != gap:
+                block.styles.margin = (0, 0, gap, 0)
 
     # -- keeping the cost of a frame flat ---------------------------------------------------
+
+    def settle_later(self, frame: BlockFrame) -> None:
+        self._unsettled.append(frame)
+        self._watch_layout(True)
 
     def _watch_layout(self, on: bool) -> None:
         try:
@@ -269,15 +387,18 @@ class MarkdownBlocks(Vertical):
     def _laid_out(self, _screen=None) -> None:
         """The screen was laid out: finished blocks now have their final height."""
         frames, self._unsettled = self._unsettled, []
-        self._watch_layout(False)
         for frame in frames:
-            if frame.parent is self:
-                frame.pin()
-        width = {frame.pinned_width for frame in self._frames} - {0}
-        if len(width) > 1:
+            if frame.parent is self and not frame.deferred and not frame.pin():
+                self._unsettled.append(frame)  # not laid out yet: next time
+        if not self._unsettled:
+            self._watch_layout(False)
+        if len(self._frames) > 1:
+            self._fix_gaps()
+        widths = {frame.pinned_width for frame in self._frames if not frame.deferred} - {0}
+        if len(widths) > 1:
             self._unpin_all()  # the width changed in between: measure again
             return
-        view = next((node for node in self.ancestors if isinstance(node, ScrollableContainer)), None)
+        view = self._view()
         if view is None or view.scroll_y < view.max_scroll_y:
             return  # not following the end: what is in view is not known cheaply
         below = self._frames[-1].outer_size.height if self._frames else 0
@@ -287,8 +408,12 @@ class MarkdownBlocks(Vertical):
             below += frame.outer_size.height
 
     def _unpin_all(self) -> None:
+        width = self._width()
         for frame in self._frames:
-            frame.unpin()
+            if frame.deferred:
+                frame.estimate(width)
+            else:
+                frame.unpin()
 
     def on_resize(self, event) -> None:
         width = event.size.width
