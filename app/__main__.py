@@ -20,7 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import urlparse
 
-from app.config import Settings, default_data_dir
+from app.config import Settings, api_key_problem, default_data_dir
 from app.settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
 
 EXIT_USAGE = 2
@@ -110,6 +110,9 @@ def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
         settings.url = check_url(settings.url, where=f"profile {settings.profile!r}")
     if settings.config is not None and not settings.config.is_file():
         raise UsageError(f"--config: no such file {settings.config}.")
+    if settings.url and (problem := api_key_problem(settings.effective_api_key())):
+        source = settings.key_source if settings.key_source == "--api-key" else f"${settings.key_source}"
+        raise UsageError(f"The API key from {source} {problem}.")
     return settings
 
 

@@ -23,6 +23,21 @@ API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY
 BackendKind = Literal["auto", "langgraph", "10xgraph"]
 
 
+def api_key_problem(key: str | None) -> str | None:
+    """Why `key` cannot be sent in an HTTP header (None if it can): a key pasted with a
+    space, a line break or a typographic dash in it. The reason never quotes the key."""
+    if not key:
+        return None
+    for position, char in enumerate(key, 1):
+        if not 0x21 <= ord(char) <= 0x7E:
+            what = "a space" if char == " " else f"the character U+{ord(char):04X}"
+            return (
+                f"has {what} at position {position} of {len(key)}, which cannot be sent in an "
+                "HTTP header (was it pasted with a line break, a space or a typographic dash?)"
+            )
+    return None
+
+
 def default_data_dir() -> Path:
     return Path(os.environ.get("THREADBENCH_DATA_DIR") or platformdirs.user_data_dir(APP_NAME))
 
@@ -70,10 +85,12 @@ class Settings:
         return first + [name for name in API_KEY_ENV_VARS if name not in first]
 
     def effective_api_key(self) -> str | None:
+        """The key to send: --api-key as given, else the first variable that is set (its
+        surrounding whitespace and quotes dropped, as langgraph-sdk does)."""
         if self.api_key:
             return self.api_key
         for name in self._key_env_vars():
-            if value := os.environ.get(name):
+            if value := os.environ.get(name, "").strip().strip("\"'"):
                 return value
         return None
 

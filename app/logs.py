@@ -1,4 +1,5 @@
-"""The app's log file: rotating, in the data dir, with the API key redacted from every line."""
+"""The app's log file: rotating, in the data dir, with the API key redacted from every line
+(the message, and the traceback or stack of a logged exception too)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,25 @@ class RedactSecrets(logging.Filter):
         super().__init__()
         self.secrets = [s for s in secrets if s]
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+    def redact(self, text: str) -> str:
         for secret in self.secrets:
-            message = message.replace(secret, "[redacted]")
-        record.msg, record.args = message, None
+            text = text.replace(secret, "[redacted]")
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = self.redact(record.getMessage()), None
+        if record.exc_info and not record.exc_text:
+            # The formatter would write the traceback after this filter ran: write it now.
+            record.exc_text = _FORMATTER.formatException(record.exc_info)
+        if record.exc_info or record.exc_text:
+            record.exc_info = None  # the text below is what gets written
+            record.exc_text = self.redact(record.exc_text or "")
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
         return True
+
+
+_FORMATTER = logging.Formatter()
 
 
 def setup_logging(data_dir: Path, debug: bool = False, secrets: list[str] | None = None) -> Path:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 import httpx
 
 from app.backends.base import Backend, Invalid, Unreachable
+from app.config import api_key_problem
 
 BackendKind = Literal["langgraph", "10xgraph"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph")
@@ -51,7 +52,9 @@ def _is_tenx_envelope(body: Any) -> bool:
 async def detect_backend_kind(
     url: str, api_key: str | None = None, *, timeout: float = 5.0
 ) -> BackendKind:
-    """Probe `url`; raises Unreachable when nothing answers or the answers fit neither kind."""
+    """Probe `url`; raises Unreachable when nothing answers or the answers fit neither kind
+    (Invalid for a key that cannot be sent)."""
+    _check_key(api_key)
     base = url.rstrip("/")
     bearer = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     async with httpx.AsyncClient(base_url=base, timeout=timeout) as client:
@@ -88,9 +91,16 @@ async def detect_backend_kind(
     )
 
 
+def _check_key(api_key: str | None) -> None:
+    if problem := api_key_problem(api_key):
+        raise Invalid(f"The API key {problem}.", hint="Type or paste it again.")
+
+
 def make_backend(kind: str, url: str, api_key: str | None = None) -> Backend:
-    """The backend for `kind` ("langgraph" or "10xgraph") at `url`."""
+    """The backend for `kind` ("langgraph" or "10xgraph") at `url`; raises Invalid for a
+    key that cannot be sent in a header (instead of an encoding error on the first request)."""
     found = normalize_kind(kind)
+    _check_key(api_key)
     if found == "10xgraph":
         from app.backends.tenxgraph import TenXGraphBackend
 

@@ -19,7 +19,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from app.config import API_KEY_ENV_VARS
+from app.config import API_KEY_ENV_VARS, api_key_problem
 from app.settings_file import Profile
 from app.ui.text import clean
 
@@ -155,6 +155,10 @@ class ConnectionScreen(ModalScreen[Connection | None]):
             error.update(Content.styled(str(problem), "$error"))
             return
         typed = self.query_one("#connection-key", Input).value.strip() or None
+        if problem := api_key_problem(typed):
+            error.update(Content.styled(f"The API key {problem}.", "$error"))
+            self.query_one("#connection-key", Input).focus()
+            return
         kind = str(self.query_one("#connection-kind", Select).value)
         profile = self.profiles.get(choice) if isinstance(choice, str) else None
         if profile is not None and url != profile.url:
@@ -163,7 +167,7 @@ class ConnectionScreen(ModalScreen[Connection | None]):
         if api_key is None and choice != EMBEDDED:
             names = ([profile.api_key_env] if profile and profile.api_key_env else []) + list(API_KEY_ENV_VARS)
             for name in names:
-                if value := os.environ.get(name):
+                if value := os.environ.get(name, "").strip().strip("\"'"):
                     api_key, source = value, f"${name}"
                     break
         self.dismiss(

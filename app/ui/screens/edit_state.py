@@ -68,6 +68,14 @@ def parse_values(text: str, key: str | None) -> dict[str, Any]:
     return value
 
 
+def editable_json(value: Any) -> str:
+    """`value` as indented JSON to edit: non-ASCII kept as it is, and every control
+    character a JSON escape (json.dumps leaves DEL and C1 controls raw, and a TextArea
+    would send those to the terminal). The escapes decode to the same characters."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return "".join(f"\\u{ord(ch):04x}" if 0x7F <= ord(ch) <= 0x9F else ch for ch in text)
+
+
 def node_options(nodes: list[str]) -> list[tuple[str, str]]:
     return [(clean(node), node) for node in nodes if node not in HIDDEN_NODES]
 
@@ -101,7 +109,7 @@ class EditStateScreen(ModalScreen[EditResult | None]):
         self.fork_from = fork_from
         if text is None:
             shown = values.get(key) if key is not None else values
-            text = json.dumps(shown, indent=2, ensure_ascii=False, default=str)
+            text = editable_json(shown)
         self.initial_text = text
         self.sending = False
 

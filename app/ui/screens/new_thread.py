@@ -17,6 +17,7 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 from app.models import Assistant
 from app.run_options import assistant_value
 from app.ui.text import clean
+from app.ui.widgets.safe_input import SafeInput
 
 
 @dataclass
@@ -72,7 +73,7 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
         with Vertical(classes="dialog -wide"):
             yield Static(Content.styled("New thread", "bold"), classes="dialog-title")
             yield Label("Thread id (optional UUID)")
-            yield Input(placeholder="leave empty for a new UUID", id="new-thread-id")
+            yield SafeInput(placeholder="leave empty for a new UUID", id="new-thread-id")
             yield Label("Assistant / graph")
             yield Select(options, value=default, allow_blank=not options, id="new-thread-assistant")
             yield Label("Metadata (JSON object)")

@@ -1,4 +1,8 @@
-"""PromptScreen: ask for one line of text (rename a thread)."""
+"""PromptScreen: ask for one line of text (rename a thread, edit a message to resend).
+
+The value may come from a server (a title, a message): the box shows control characters
+as visible symbols (SafeInput) and keeps the text itself exactly as it was.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+from app.ui.widgets.safe_input import SafeInput
 
 
 class PromptScreen(ModalScreen[str | None]):
@@ -22,7 +28,7 @@ class PromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Content.styled(self.question, "bold"), classes="dialog-title")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield SafeInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
             yield Static(Content.styled("enter to save · escape to cancel", "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -1,7 +1,12 @@
-"""RunOptionsScreen: choose the assistant and the run options sent with the next runs."""
+"""RunOptionsScreen: choose the assistant and the run options sent with the next runs.
+
+Each option's widget has the id `option-<name>`; a name that cannot be a widget id (the
+schema is the server's: "max tokens", "[b]") gets `option--<n>` (its position) instead.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.app import ComposeResult
@@ -14,6 +19,14 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 from app.models import Assistant
 from app.run_options import OptionField, RunOptions, assistant_value
 from app.ui.text import clean
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def field_id(name: str, index: int) -> str:
+    """The widget id of an option field: `option-<name>`, or `option--<index>` for a
+    name that is not a valid identifier (a valid name never starts with "-")."""
+    return f"option-{name}" if _IDENTIFIER.fullmatch(name) else f"option--{index}"
 
 
 class RunOptionsScreen(ModalScreen[RunOptions | None]):
@@ -37,8 +50,8 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
             yield Label("Assistant / graph")
             yield Select(choices, value=self.options.assistant_id, allow_blank=False, id="option-assistant")
             with VerticalScroll(id="option-fields"):
-                for spec in self.fields:
-                    yield from self._field(spec, self.options.values.get(spec.name))
+                for index, spec in enumerate(self.fields):
+                    yield from self._field(spec, self.options.values.get(spec.name), field_id(spec.name, index))
             yield Label("Send options as")
             yield Select(
                 [("context (LangGraph >= 0.6, DeerFlow)", "context"), ("configurable (older servers)", "configurable")],
@@ -51,11 +64,10 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
                 yield Button("Apply (ctrl+s)", variant="primary", id="options-apply")
                 yield Button("Cancel (esc)", id="options-cancel")
 
-    def _field(self, spec: OptionField, value: Any) -> ComposeResult:
+    def _field(self, spec: OptionField, value: Any, widget_id: str) -> ComposeResult:
         label = Content.assemble((clean(spec.name), "bold"), ("  " + clean(spec.description), "dim") if spec.description else "")
         with Horizontal(classes="option-row"):
             yield Static(label, classes="option-label")
-            widget_id = f"option-{spec.name}"
             if spec.kind == "bool":
                 yield Switch(value=bool(value), id=widget_id)
             elif spec.kind == "choice":
@@ -68,8 +80,8 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
 
     def action_save(self) -> None:
         values: dict[str, Any] = {}
-        for spec in self.fields:
-            widget = self.query_one(f"#option-{spec.name}")
+        for index, spec in enumerate(self.fields):
+            widget = self.query_one(f"#{field_id(spec.name, index)}")
             if isinstance(widget, Switch):
                 if widget.value:
                     values[spec.name] = True
@@ -83,7 +95,7 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
                         values[spec.name] = int(text) if text.lstrip("-").isdigit() else float(text)
                     except ValueError:
                         self.query_one("#run-options-error", Static).update(
-                            Content.styled(f"{spec.name} must be a number.", "$error")
+                            Content.styled(f"{clean(spec.name)} must be a number.", "$error")
                         )
                         return
                 else:

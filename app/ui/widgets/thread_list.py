@@ -2,6 +2,9 @@
 
 An OptionList renders only the rows on screen, so 10,000 threads cost no widgets. When
 the user nears the end of what is loaded, the list asks for the next page.
+
+A row is always two lines, cut to the list's width in terminal cells (a CJK character or
+an emoji takes two), so a long or wide title never wraps into a third line.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from app.models import ThreadSummary
 from app.ui.text import clean, one_line, relative_time
 
 PREFETCH_ROWS = 15
+DEFAULT_ROW_WIDTH = 35
+"""Cells a row may use before the list has been laid out (the sidebar's usual width)."""
 BADGES = {
     "idle": ("○ idle", "dim"),
     "busy": ("● busy", "bold $warning"),
@@ -29,13 +34,14 @@ BADGES = {
 }
 
 
-def thread_row(thread: ThreadSummary, now: datetime, width: int = 40, waiting: bool = False) -> Content:
-    """Two lines: the title; then the status badge, the relative time and metadata tags.
+def thread_row(thread: ThreadSummary, now: datetime, width: int = DEFAULT_ROW_WIDTH, waiting: bool = False) -> Content:
+    """Two lines, each at most `width` cells: the title; then the status badge, the
+    relative time and metadata tags.
 
     `waiting` marks a thread whose agent asked a question the user left unanswered (a
     DeerFlow clarification leaves the thread idle, so its status does not say so)."""
     badge, style = BADGES.get("interrupted" if waiting else thread.status, BADGES["unknown"])
-    title = one_line(thread.title, width) if thread.title else thread.thread_id[:width]
+    title = one_line(thread.title, 200) if thread.title else thread.thread_id
     tags = " ".join(
         one_line(f"{key}={value}", 24)
         for key, value in thread.metadata.items()
@@ -44,9 +50,10 @@ def thread_row(thread: ThreadSummary, now: datetime, width: int = 40, waiting: b
     second = Content.assemble(
         (badge, style),
         ("  " + relative_time(thread.updated_at, now), "dim"),
-        ("  " + one_line(tags, width), "dim italic") if tags else "",
+        ("  " + one_line(tags, 200), "dim italic") if tags else "",
     )
-    return Content.assemble((title, "bold" if thread.status == "interrupted" else ""), "\n", second)
+    first = Content.styled(title, "bold" if thread.status == "interrupted" else "")
+    return Content.assemble(first.truncate(width, ellipsis=True), "\n", second.truncate(width, ellipsis=True))
 
 
 class ThreadList(OptionList):
@@ -99,7 +106,25 @@ class ThreadList(OptionList):
                 return
 
     def _row(self, thread: ThreadSummary, now: datetime) -> Content:
-        return thread_row(thread, now, waiting=thread.thread_id in self.waiting)
+        return thread_row(thread, now, self._row_width(), waiting=thread.thread_id in self.waiting)
+
+    def _row_width(self) -> int:
+        """The cells a row may use: the list's width, less its option padding and the
+        vertical scrollbar's room (kept whether or not the scrollbar shows yet)."""
+        width = self.content_region.width - self._get_left_gutter_width()
+        width -= self.get_component_styles("option-list--option").padding.width
+        width -= self.styles.scrollbar_size_vertical
+        return width if width > 0 else DEFAULT_ROW_WIDTH
+
+    def on_resize(self) -> None:
+        """Cut the rows again for the new width (rows are built for the width they have)."""
+        width = self._row_width()
+        if width != getattr(self, "_built_width", width):
+            now = self.clock()
+            for index, thread in enumerate(self.threads):
+                self.get_option_at_index(index)._set_prompt(self._row(thread, now))
+            self._clear_caches()
+        self._built_width = width
 
     def mark_waiting(self, thread_id: str, waiting: bool) -> None:
         """Show (or stop showing) a thread as waiting for the user's answer."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
+from app.ui.widgets.safe_input import SafeInput
 from app.ui.widgets.thread_list import ThreadList
 
 SORTS = [
@@ -24,7 +25,7 @@ class ThreadSidebar(Vertical):
         self.sort_index = 0
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield SafeInput(
             placeholder="/ search  status:interrupted  key=value  graph:agent  id:3f2a",
             id="thread-search",
             select_on_focus=False,
