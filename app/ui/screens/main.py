@@ -365,6 +365,9 @@ class MainScreen(Screen):
             return
         if self.thread_id != thread_id:
             return
+        if not summary.title:  # a fresh copy has no values on its row yet, but its state does
+            held = self.thread_list.thread(thread_id)
+            summary.title = state.title or (held.title if held else "")
         self.thread_list.update_thread(summary)
         await self.show_state(state, summary)
         self.load_history(thread_id)
