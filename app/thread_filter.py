@@ -3,13 +3,13 @@
     status:interrupted  key=value  graph:agent  id:3f2a  free text words
 
 Structured parts go to the server (status, metadata, graph); an id prefix and free text
-are matched here, against each page the server returns.
+are matched here, against each page the server returns. Quotes group words, as in a
+shell; a quoted metadata value is always a string (`tag="123"`; `n=123` is a number).
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,13 +64,39 @@ def _value(text: str) -> Any:
     return text
 
 
+def split_words(text: str) -> list[tuple[str, str]]:
+    """(word, raw) pairs, split like a shell does: quotes group words and are dropped from
+    `word`; `raw` keeps them. An unbalanced quote runs to the end of the text."""
+    words: list[tuple[str, str]] = []
+    word: list[str] = []
+    raw: list[str] = []
+    quote, started = "", False
+    for char in text:
+        if quote:
+            if char == quote:
+                quote = ""
+            else:
+                word.append(char)
+            raw.append(char)
+        elif char in "\"'":
+            quote, started = char, True
+            raw.append(char)
+        elif char.isspace():
+            if started:
+                words.append(("".join(word), "".join(raw)))
+                word, raw, started = [], [], False
+        else:
+            word.append(char)
+            raw.append(char)
+            started = True
+    if started:
+        words.append(("".join(word), "".join(raw)))
+    return words
+
+
 def parse_filter(text: str) -> ThreadFilter:
     result = ThreadFilter()
-    try:
-        tokens = shlex.split(text)
-    except ValueError:  # an unbalanced quote: take the words as they are
-        tokens = text.split()
-    for token in tokens:
+    for token, raw in split_words(text):
         key, sep, value = token.partition(":")
         if sep and key in ("status", "graph", "id") and value:
             if key == "status":
@@ -87,7 +113,8 @@ def parse_filter(text: str) -> ThreadFilter:
             continue
         key, sep, value = token.partition("=")
         if sep and key:
-            result.metadata[key] = _value(value)
+            quoted = raw.partition("=")[2][:1] in ("'", '"')
+            result.metadata[key] = value if quoted else _value(value)
             continue
         result.words.append(token.casefold())
     return result

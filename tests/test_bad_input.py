@@ -29,7 +29,7 @@ import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
 from textual import events
-from textual.widgets import Collapsible, Input, Static, TextArea
+from textual.widgets import Collapsible, Input, Markdown, Static, TextArea
 
 from app.ui.screens.edit_state import EditStateScreen
 from app.ui.screens.human_input import HumanInputScreen
@@ -37,6 +37,7 @@ from app.ui.screens.main import MainScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.screens.prompt import PromptScreen
 from app.ui.screens.run_options import RunOptionsScreen
+from app.thread_filter import parse_filter
 from app.ui.text import clean
 from app.ui.widgets import message_views
 from app.ui.widgets.message_views import AIMessageView, MessageView, ToolCallView, ToolResultView
@@ -104,7 +105,7 @@ class Bench:
         tree = main.query_one("#state-tree", StateTree)
         if main.thread_id == thread_id and tree.state is not None and tree.state.thread_id == thread_id:
             return thread_id
-        await self.search(f"suite={tag}")
+        await self.search(f'suite="{tag}"')  # quoted: a tag of digits stays a string
         try:
             await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what=f"{scene} listed")
         except AssertionError:
@@ -341,7 +342,7 @@ async def test_server_text_is_shown_literally(b: Bench, kind: str, place: str) -
 async def test_a_metadata_filter_finds_a_thread_by_an_odd_value(b: Bench) -> None:
     thread_id, tag = await b.seed("literal-markup", literal_values(PAYLOADS["markup"]), metadata={"m": SHORT["markup"]})
     threads = b.main.query_one("#thread-list", ThreadList)
-    await b.search(f'suite={tag} "m={SHORT["markup"]}"')
+    await b.search(f'suite="{tag}" "m={SHORT["markup"]}"')
     await wait_for(b.pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="found by m=")
     assert b.main.query_one("#thread-search", Input).value.endswith(f'"m={SHORT["markup"]}"')
 
@@ -463,6 +464,8 @@ async def test_an_odd_payload_opens_and_shows_what_it_can(b: Bench, shape: str) 
     chat = main.query_one("#chat-log")
     for text in texts:
         assert shows(b.app, chat, text), f"{text!r} missing from the chat: {region_lines(b.app, chat)}"
+    if shape == "unknown-type-extra-keys" and hasattr(message_views, "OtherMessageView"):
+        assert shows(b.app, chat, "message of an unknown type: from a mystery sender")
     tree = main.query_one("#state-tree", StateTree)
     shown_keys = {node.data.path[0] for node in tree.root.children if node.data and node.data.path}
     assert set(values) <= shown_keys, "every key of the state is in the tree"
@@ -500,15 +503,45 @@ async def test_a_1mb_message_opens_and_nothing_is_lost(b: Bench, kind: str) -> N
     assert shows(b.app, chat, "after the big one")
     view = next(v for v in main.query(MessageView) if v.message.id == "big")
     assert view.message.text == text  # the whole text is kept
-    shown = sum(len(str(w.visual)) for w in view.query(Static) if w.visual is not None)
-    shown += sum(len(m.source) for m in view.query("Markdown"))
-    assert shown <= message_views.DISPLAY_LIMIT + 500, "the chat shows a bounded part of it"
-    assert any("more characters" in str(w.visual) for w in view.query(Static) if w.visual is not None)
+    for widget in view.query("*"):  # no widget lays out the megabyte
+        if isinstance(widget, Markdown):
+            assert len(widget.source) <= message_views.DISPLAY_LIMIT
+        elif isinstance(widget, Static) and widget.visual is not None:
+            assert len(str(widget.visual)) <= message_views.DISPLAY_LIMIT + 200
+    notes = [str(w.visual) for w in view.query(".more-text")]
+    assert notes and f"{len(text):,} in all" in notes[0], "and it says how much more there is"
+    tree = main.query_one("#state-tree", StateTree)
+    tree.focus()
+    messages = next(n for n in tree.root.children if n.data and n.data.path == ("messages",))
+    messages.expand()
+    await wait_for(b.pilot, lambda: len(messages.children) == 3)
+    tree.move_cursor(messages.children[1])
+    await b.pilot.press("v")  # the whole message, in the state tree's viewer
+    await wait_for(b.pilot, lambda: isinstance(b.app.screen, TextViewScreen))
+    assert json.loads(b.app.screen.text)["content"] == text
+    await b.back_to_main()
     # the composer still takes keys
     main.query_one("#composer").focus()
     await b.pilot.press("o", "k")
     assert main.query_one("#composer").text.endswith("ok")
     main.query_one("#composer").clear()
+
+
+@pytest.mark.parametrize("shape", ["lines", "one-line"])
+async def test_a_1mb_value_opens_whole_in_the_viewer(b: Bench, shape: str) -> None:
+    line = "All work and no play makes Jack a dull boy. " * 23
+    text = (line + "\n") * 1000 if shape == "lines" else line * 1000
+    await b.open(f"big-value-{shape}", {"big": text, "messages": []})
+    tree = b.main.query_one("#state-tree", StateTree)
+    tree.focus()
+    tree.move_cursor(next(n for n in tree.root.children if n.data and n.data.path == ("big",)))
+    await b.pilot.press("v")
+    await wait_for(b.pilot, lambda: isinstance(b.app.screen, TextViewScreen) and b.app.screen.focused is not None)
+    view = b.app.screen.query_one("#text-view", TextArea)
+    assert view.text == text, "all of it"
+    assert not view.soft_wrap, "a megabyte is shown unwrapped (wrapping it all at once takes seconds)"
+    await b.pilot.press("end", "pagedown")
+    assert_alive(b.app)
 
 
 def nested(depth: int) -> dict:
@@ -803,7 +836,7 @@ ODD_FILTERS = {
 
 @pytest.mark.parametrize("case", list(ODD_FILTERS))
 async def test_an_odd_filter_is_kept_and_searched(b: Bench, case: str) -> None:
-    text = f"suite={uuid.uuid4().hex[:10]} {ODD_FILTERS[case]}"  # (no other thread matches)
+    text = f'suite="{uuid.uuid4().hex[:10]}" {ODD_FILTERS[case]}'  # (no other thread matches)
     main = b.main
     counts = main.query_one("#thread-counts", Static)
     counts.update("")
@@ -820,6 +853,15 @@ async def test_an_odd_filter_is_kept_and_searched(b: Bench, case: str) -> None:
     if case == "unknown-status":
         assert any("unknown status 'bogus'" in n for n in notices(b.app))
     assert_nothing_raw(b.app)
+
+
+def test_a_quoted_metadata_value_stays_a_string() -> None:
+    """A tag made of digits (uuid4().hex[:10] is, about once in a hundred) can be searched:
+    quoted, it is the string; unquoted, a plain integer is a number."""
+    assert parse_filter('suite="9121562868" n=3 k=\'007\'').metadata == {"suite": "9121562868", "n": 3, "k": "007"}
+    assert parse_filter("suite=9121562868").metadata == {"suite": 9121562868}
+    assert parse_filter('"m=[@click=app.quit]" "two words"').metadata == {"m": "[@click=app.quit]"}
+    assert parse_filter('"two words" "unbalanced').words == ["two words", "unbalanced"]
 
 
 # -- 7. an answer submitted twice ------------------------------------------------------------------

@@ -133,6 +133,15 @@ def to_json(value: Any) -> str:
         return json.dumps(repr(value))
 
 
+WRAP_LIMIT = 200_000
+"""Longer texts (or texts with a line longer than a tenth of this) are shown unwrapped:
+TextArea wraps the whole document at once, and wrapping a megabyte takes it seconds."""
+
+
+def wraps(text: str) -> bool:
+    return len(text) <= WRAP_LIMIT and max(map(len, text.splitlines()), default=0) <= WRAP_LIMIT // 10
+
+
 class TextViewScreen(ModalScreen[None]):
     """A value in full (a long string as text, anything else as JSON), read-only."""
 
@@ -148,11 +157,17 @@ class TextViewScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -wide", id="text-view-dialog"):
+            wrap = wraps(self.text)
             yield Static(
-                Content.assemble((clean(self.title_text), "bold"), ("  ·  ", "dim"), (f"{len(self.text):,} chars", "dim")),
+                Content.assemble(
+                    (clean(self.title_text), "bold"),
+                    ("  ·  ", "dim"),
+                    (f"{len(self.text):,} chars", "dim"),
+                    ("" if wrap else "  ·  long lines, not wrapped", "dim"),
+                ),
                 classes="dialog-title",
             )
-            yield TextArea(clean(self.text), read_only=True, soft_wrap=True, id="text-view", show_line_numbers=False)
+            yield TextArea(clean(self.text), read_only=True, soft_wrap=wrap, id="text-view", show_line_numbers=False)
             yield Static(Content.styled("esc close · y copy", "dim"))
 
     def on_mount(self) -> None:

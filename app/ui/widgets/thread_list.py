@@ -78,6 +78,8 @@ class ThreadList(OptionList):
         self.threads: list[ThreadSummary] = []
         self.exhausted = False
         self.waiting: set[str] = set()
+        self._built_width: int | None = None
+        """The width the rows were cut for."""
 
     def set_threads(self, threads: Iterable[ThreadSummary], *, exhausted: bool) -> None:
         keep = self.highlighted_thread_id
@@ -106,7 +108,8 @@ class ThreadList(OptionList):
                 return
 
     def _row(self, thread: ThreadSummary, now: datetime) -> Content:
-        return thread_row(thread, now, self._row_width(), waiting=thread.thread_id in self.waiting)
+        self._built_width = width = self._row_width()
+        return thread_row(thread, now, width, waiting=thread.thread_id in self.waiting)
 
     def _row_width(self) -> int:
         """The cells a row may use: the list's width, less its option padding and the
@@ -118,13 +121,11 @@ class ThreadList(OptionList):
 
     def on_resize(self) -> None:
         """Cut the rows again for the new width (rows are built for the width they have)."""
-        width = self._row_width()
-        if width != getattr(self, "_built_width", width):
+        if self.threads and self._row_width() != self._built_width:
             now = self.clock()
             for index, thread in enumerate(self.threads):
                 self.get_option_at_index(index)._set_prompt(self._row(thread, now))
             self._clear_caches()
-        self._built_width = width
 
     def mark_waiting(self, thread_id: str, waiting: bool) -> None:
         """Show (or stop showing) a thread as waiting for the user's answer."""
