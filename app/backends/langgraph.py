@@ -15,15 +15,13 @@ works around the server's traps (see /work/shared/FACTS.md):
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import json
 import os
 import ssl
-import threading
 import uuid
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -227,28 +225,30 @@ class LangGraphBackend:
     async def _events(
         self, doing: str, parts: Callable[[LangGraphClient], AsyncIterator[Any]], run_id: str = ""
     ) -> AsyncIterator[RunEvent]:
-        """RunEvents from an SDK stream of parts, ending with one "end" event.
-
-        The stream is read and parsed on a thread of its own (StreamReader): the UI's event
-        loop takes the events as they come and never waits on the network or on parsing,
-        and the reading never waits on the UI (a busy frame does not slow the server down).
-        """
-        client = self._client  # the stream belongs to it: see _close_retired
+        """RunEvents from an SDK stream of parts, ending with one "end" event."""
+        client = self._client
         self._streaming[client] += 1
-        reader = StreamReader(self._new_client, parts, run_id)
         try:
-            async for event in reader:
-                yield event
+            async with contextlib.aclosing(parts(client)) as stream:
+                async for part in stream:
+                    result = run_event_from_part(part.event, part.data, part.id)
+                    for event in result if isinstance(result, list) else (result,):
+                        if event.kind == "metadata" and event.run_id:
+                            run_id = event.run_id
+                        elif event.kind == "end":
+                            continue  # ours comes last
+                        if not event.run_id:
+                            event.run_id = run_id
+                        yield event
         except BackendError:
             raise
         except Exception as err:  # noqa: BLE001
             raise self._error(err, doing) from err
         finally:
-            reader.stop()
             self._streaming[client] -= 1
             if not self._streaming[client]:
                 del self._streaming[client]
-        yield RunEvent(kind="end", event="end", run_id=reader.run_id)
+        yield RunEvent(kind="end", event="end", run_id=run_id)
 
     # --- server ------------------------------------------------------------------------------
 
@@ -533,107 +533,6 @@ class LangGraphBackend:
         schemas = await self._call(f"get the schemas of {assistant_id}", lambda c: c.assistants.get_schemas(uuid_),
                                    retry=True)
         return schemas if isinstance(schemas, dict) else {}
-
-
-class StreamReader:
-    """Reads one SDK stream on a thread with its own event loop and its own SDK client.
-
-    Iterate it (on the caller's loop) for the RunEvents; the thread parses the parts and
-    queues their events, waking the caller once per burst, not once per event. An error in
-    the thread is raised to the caller as it was; stop() ends the thread's reading (the run
-    itself goes on: streams are opened with on_disconnect="continue").
-    """
-
-    def __init__(
-        self,
-        new_client: Callable[[], LangGraphClient],
-        parts: Callable[[LangGraphClient], AsyncIterator[Any]],
-        run_id: str = "",
-    ) -> None:
-        self._new_client = new_client
-        self._parts = parts
-        self.run_id = run_id
-        self._items: deque[RunEvent | BaseException | None] = deque()  # None: the end
-        self._signalled = False
-        self._wake: asyncio.Event | None = None
-        self._caller: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task | None = None
-        self._stopped = False
-        self._reading_done = False
-
-    def __aiter__(self) -> AsyncIterator[RunEvent]:
-        return self._iterate()
-
-    async def _iterate(self) -> AsyncIterator[RunEvent]:
-        self._caller = asyncio.get_running_loop()
-        self._wake = asyncio.Event()
-        self._thread = threading.Thread(target=self._run, name="threadbench-stream", daemon=True)
-        self._thread.start()
-        while True:
-            while self._items:
-                item = self._items.popleft()
-                if item is None:
-                    return
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
-            self._signalled = False
-            if self._items:
-                continue
-            await self._wake.wait()
-            self._wake.clear()
-
-    def stop(self) -> None:
-        if self._stopped:
-            return
-        self._stopped = True
-        loop, task = self._loop, self._task
-        if loop is not None and task is not None and not loop.is_closed() and not self._reading_done:
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(task.cancel)
-
-    def _push(self, item: RunEvent | BaseException | None) -> None:
-        self._items.append(item)
-        if not self._signalled:
-            self._signalled = True
-            caller, wake = self._caller, self._wake
-            if caller is not None and wake is not None and not caller.is_closed():
-                with contextlib.suppress(RuntimeError):
-                    caller.call_soon_threadsafe(wake.set)
-
-    def _run(self) -> None:
-        asyncio.run(self._read())
-
-    async def _read(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._task = asyncio.current_task()
-        if self._stopped:
-            self._push(None)
-            return
-        client = self._new_client()
-        try:
-            async with contextlib.aclosing(self._parts(client)) as stream:
-                async for part in stream:
-                    result = run_event_from_part(part.event, part.data, part.id)
-                    for event in result if isinstance(result, list) else (result,):
-                        if event.kind == "metadata" and event.run_id:
-                            self.run_id = event.run_id
-                        elif event.kind == "end":
-                            continue  # ours comes last
-                        if not event.run_id:
-                            event.run_id = self.run_id
-                        self._push(event)
-        except asyncio.CancelledError:
-            pass  # stopped by the caller
-        except Exception as err:  # noqa: BLE001 - raised again on the caller's side
-            self._push(err)
-        finally:
-            self._reading_done = True
-            self._push(None)
-            with contextlib.suppress(BaseException):
-                await asyncio.shield(client.aclose())
 
 
 def _supersteps(supersteps: Any) -> list[dict[str, Any]]:
