@@ -65,10 +65,6 @@ def files_holding(secret: str, *folders: Path) -> list[str]:
     return found
 
 
-def written_files(*folders: Path) -> list[Path]:
-    return [p for folder in folders for p in folder.rglob("*") if p.is_file()]
-
-
 @pytest.fixture
 def no_keys_in_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     for name in (*API_KEY_ENV_VARS, "THREADBENCH_PROFILE", "THREADBENCH_THEME", "THREADBENCH_DATA_DIR"):
