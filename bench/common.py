@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import sys
 import statistics
 import tempfile
 import time
@@ -120,17 +122,49 @@ async def wait_until(predicate: Callable[[], object], timeout: float = 30.0, wha
         await asyncio.sleep(POLL)
 
 
-async def painted(app) -> float:
-    """The time the screen has next been laid out and painted."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[float] = loop.create_future()
+_PAINTS: list[float] = [0.0]
 
-    def done() -> None:
-        if not future.done():
-            future.set_result(now())
 
-    app.screen.call_after_refresh(done)
-    return await asyncio.wait_for(future, 30)
+def _note_paints() -> None:
+    """Note the time of every screen paint (the compositor's refresh), once per process."""
+    from textual.screen import Screen
+
+    if getattr(Screen, "_bench_noted", False):
+        return
+    refresh = Screen._compositor_refresh
+
+    def compositor_refresh(self) -> None:
+        refresh(self)
+        _PAINTS[0] = now()
+
+    Screen._compositor_refresh = compositor_refresh
+    Screen._bench_noted = True
+
+
+async def painted(app, timeout: float = 30.0) -> float:
+    """The time the screen is next painted (what was changed before the call is on screen).
+
+    If nothing is left to paint for a while (the change needed no repaint), the time of the
+    call is returned."""
+    _note_paints()
+    start = now()
+    deadline = start + timeout
+    clean_since = None
+    while True:
+        if _PAINTS[0] > start:
+            return _PAINTS[0]
+        screen = app.screen
+        pending = (screen._layout_required or screen._repaint_required or screen._scroll_required
+                   or bool(screen._dirty_widgets))
+        if pending:
+            clean_since = None
+        else:
+            clean_since = clean_since or now()
+            if now() - clean_since > 0.5:
+                return start
+        if now() > deadline:
+            raise TimeoutError("the screen was not painted")
+        await asyncio.sleep(POLL / 2)
 
 
 async def settle(app, seconds: float = 0.3) -> None:
@@ -138,6 +172,22 @@ async def settle(app, seconds: float = 0.3) -> None:
     await asyncio.sleep(seconds)
     await app.workers.wait_for_complete()
     await painted(app)
+
+
+@contextlib.asynccontextmanager
+async def running(app, size: tuple[int, int] = TERMINAL):
+    """app.run_test(), and a quiet close: the app finishes what it is doing first, and an
+    error it raises while closing, once the measurements are taken, is noted, not fatal."""
+    measured = False
+    try:
+        async with app.run_test(size=size) as pilot:
+            yield pilot
+            measured = True
+            await settle(app, 1.0)
+    except BaseException as error:  # noqa: BLE001
+        if not measured:
+            raise
+        print(f"note: the app raised {type(error).__name__} while closing", file=sys.stderr)
 
 
 class StallMeter:

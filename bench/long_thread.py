@@ -20,6 +20,7 @@ import uuid
 from langgraph_sdk import get_client
 
 from bench.common import (
+    running,
     TERMINAL,
     Probe,
     cli,
@@ -92,7 +93,7 @@ async def main(args) -> list:
     opens: list[float] = []
     scrolls: list[float] = []
     app = make_app(args.url, wrap_backend=wrap)
-    async with app.run_test(size=TERMINAL):
+    async with running(app):
         screen = app.screen
         await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
         await settle(app, 0.5)

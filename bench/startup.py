@@ -119,7 +119,7 @@ async def in_process_once() -> dict:
     from app.config import Settings
     from app.ui.app import ThreadbenchApp
     from app.ui.screens.main import MainScreen
-    from bench.common import POLL, TERMINAL, now, painted, wait_until
+    from bench.common import TERMINAL, now, painted, settle, wait_until
 
     home = Path(tempfile.mkdtemp(prefix="tb-bench-start-"))
     start = now()
@@ -134,7 +134,9 @@ async def in_process_once() -> dict:
         await pilot.press("escape")
         await wait_until(lambda: app.backend is not None, timeout=60, what="server")
         ready = now()
-        await asyncio.sleep(POLL)
+        await wait_until(lambda: app.screen.thread_list.option_count > 0 or not app.screen.workers,
+                         timeout=30, what="thread list")
+        await settle(app, 0.3)  # leave no worker running behind
     return {"first": first - start, "interactive": interactive - start, "ready": ready - start, "booting": booting}
 
 

@@ -22,6 +22,7 @@ import asyncio
 from langgraph_sdk import get_client
 
 from bench.common import (
+    running,
     TERMINAL,
     Probe,
     StallMeter,
@@ -118,7 +119,7 @@ async def main(args) -> list:
     tail = first["text"].rstrip()[-60:]
 
     app = make_app(args.url, wrap_backend=wrap)
-    async with app.run_test(size=TERMINAL):
+    async with running(app):
         await wait_until(lambda: app.backend is not None, what="backend")
         await settle(app, 0.5)
         assert probe is not None

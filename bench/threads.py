@@ -23,6 +23,7 @@ import asyncio
 from langgraph_sdk import get_client
 
 from bench.common import (
+    running,
     POLL,
     TERMINAL,
     Probe,
@@ -114,7 +115,7 @@ async def main(args) -> list:
             await asyncio.sleep(POLL / 2)
 
     watcher = asyncio.create_task(watch_ready())
-    async with app.run_test(size=TERMINAL) as pilot:
+    async with running(app) as pilot:
         screen = app.screen
         threads = screen.thread_list
         await wait_until(lambda: threads.option_count > 0, what="first page")
@@ -133,14 +134,16 @@ async def main(args) -> list:
             rows_before = threads.threads
             probe.clear()
             await pilot.press(char)
-            await wait_until(lambda: threads.threads is not rows_before
-                             and not any(w.group == "threads" and w.is_running for w in screen.workers),
-                             timeout=30, what=f"results for {WORD[:index + 1]!r}")
+            typed = WORD[: index + 1]
+            await wait_until(lambda: threads.threads is not rows_before and screen.filter.words == [typed]
+                             and all(screen.filter.matches(t) for t in threads.threads),
+                             timeout=30, what=f"results for {typed!r}")
             shown = await painted(app)
             answered = [t for t in probe.marks.get("search_threads:end", []) if t <= shown]
             pages = len(probe.marks.get("search_threads:end", []))
             keystrokes.append(ms(shown - answered[-1]))
             sdk_keys.append(sum([await sdk_search_page(client, 50 * page) for page in range(pages)]))
+            await settle(app, 0.05)  # the count request ends too, before the next key
         await settle(app, 0.3)
 
         # -- scrolling to the end ------------------------------------------------------------------
@@ -156,14 +159,19 @@ async def main(args) -> list:
         start = now()
         while not threads.exhausted:
             count = len(threads.threads)
-            if threads.highlighted == threads.option_count - 1:
-                threads.action_cursor_up()
-            threads.action_last()  # the `end` key
-            await wait_until(lambda: (len(threads.threads) > count or threads.exhausted)
-                             and not screen._loading_more, timeout=30, what="next page")
+            for attempt in range(6):  # the `end` key; again if the app let that one go
+                if threads.highlighted == threads.option_count - 1:
+                    threads.action_cursor_up()
+                threads.action_last()
+                try:
+                    await wait_until(lambda: (len(threads.threads) > count or threads.exhausted)
+                                     and not screen._loading_more, timeout=5, what="next page")
+                    break
+                except TimeoutError:
+                    if attempt == 5:
+                        raise
             if len(threads.threads) // 1000 != count // 1000:
                 samples.append((len(threads.threads), rss_mb()))
-        await painted(app)
         scroll_seconds = now() - start
         rows = len(threads.threads)
         rss_end = rss_mb()
