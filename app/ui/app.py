@@ -37,6 +37,7 @@ from app.ui.screens.connection import Connection, ConnectionScreen
 from app.ui.screens.export import ExportScreen
 from app.ui.screens.help import HelpScreen, all_binding_ids
 from app.ui.screens.main import MainScreen
+from app.ui.text import clean
 
 MAX_SERVER_RESTARTS = 3
 STYLES = Path(__file__).resolve().parent.parent / "styles"
@@ -123,9 +124,12 @@ class ThreadbenchApp(App[None]):
             self.wait_for_server()
         else:
             assert self.settings.url is not None
-            self.backend = self._wrap_backend(
-                make_backend(self.backend_kind, self.settings.url, self.settings.effective_api_key())
-            )
+            try:
+                backend = make_backend(self.backend_kind, self.settings.url, self.settings.effective_api_key())
+            except BackendError as error:  # a key no header can carry: say so, do not crash
+                self.fail(f"{error} {error.hint}".strip())
+                return
+            self.backend = self._wrap_backend(backend)
             self.push_screen(MainScreen())
 
     @work(thread=True, exit_on_error=False)
@@ -152,6 +156,25 @@ class ThreadbenchApp(App[None]):
             for screen in self.screen_stack:
                 if isinstance(screen, MainScreen):
                     screen.backend_ready()
+
+    def _fatal_error(self) -> None:
+        """Textual's crash report, without the local variables of every frame (Textual shows
+        them, and they can hold the API key), and with the known keys redacted."""
+        import rich
+        from rich.segment import Segment, Segments
+        from rich.traceback import Traceback
+
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        secrets = [s for h in log.handlers for f in h.filters if isinstance(f, RedactSecrets) for s in f.secrets]
+        segments = []
+        for segment in self.console.render(traceback, self.console.options):
+            text = segment.text
+            for secret in secrets:
+                text = text.replace(secret, "[redacted]")
+            segments.append(Segment(text, segment.style, segment.control))
+        self._exit_renderables.append(Segments(segments))
+        self._close_messages_no_wait()
 
     def fail(self, text: str) -> None:
         """Exit with status 2 and one clear paragraph (shown after the screen is restored)."""
@@ -280,7 +303,7 @@ class ThreadbenchApp(App[None]):
                 await backend.close()
             log.warning("cannot connect to %s: %s", url, error)
             text = f"Cannot connect to {url}: {error}" + (f"\n{error.hint}" if error.hint else "")
-            self.notify(text, severity="error", timeout=8, markup=False)
+            self.notify(clean(text), severity="error", timeout=8, markup=False)
             return False
         old, self.backend = self.backend, backend
         self.backend_kind = kind
@@ -292,6 +315,9 @@ class ThreadbenchApp(App[None]):
             self.run_options.assistant_id = chosen.assistant_id
         while len(self.screen_stack) > 2:
             await self.pop_screen()
+        for screen in self.screen_stack:  # its requests went to the old server: a reply that
+            if isinstance(screen, MainScreen):  # came back while it was being replaced crashed the app
+                self.workers.cancel_node(screen)
         if isinstance(self.screen, MainScreen):
             await self.switch_screen(MainScreen())
         else:
@@ -346,7 +372,7 @@ class ThreadbenchApp(App[None]):
             state = await backend.get_state(thread_id)
             history = await fetch_history(backend, thread_id) if request.include_history else None
         except BackendError as error:
-            self.notify(f"Export failed: {error}", severity="error", timeout=8, markup=False)
+            self.notify(clean(f"Export failed: {error}"), severity="error", timeout=8, markup=False)
             return
         if request.format == "json":
             text = thread_json(summary, state, history)

@@ -45,6 +45,8 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     async def show_messages(self, messages: list[ChatMessage], *, notice: Content | str | None = None) -> None:
         """Replace what is shown by `messages` (mounting only the newest window)."""
+        for view in self._streaming.values():  # stop their Markdown streams before they go:
+            await view.finish()  # a stream appending to a widget being removed can hang
         await self.remove_children()
         self.messages = list(messages)
         self._ids = {m.id for m in messages if m.id}

@@ -473,6 +473,28 @@ def split_blocks(text: str) -> list[str]:
     return blocks
 
 
+DISPLAY_LIMIT = 20_000
+"""A message longer than this shows its first DISPLAY_LIMIT characters and a note saying
+how much more there is: Textual lays out a widget's whole text on every layout of the
+chat, and a megabyte of text takes it seconds each time. The message keeps all its text
+(y copies it, ctrl+s exports it, v in the state tree shows it)."""
+
+
+def shown_part(text: str) -> tuple[str, Static | None]:
+    """The part of `text` the chat shows (cut at a line end when one is near the limit),
+    and the note about the rest (None when it shows it all)."""
+    if len(text) <= DISPLAY_LIMIT:
+        return text, None
+    cut = text.rfind("\n", DISPLAY_LIMIT // 2, DISPLAY_LIMIT)
+    cut = cut if cut > 0 else DISPLAY_LIMIT
+    note = Content.styled(
+        f"… {len(text) - cut:,} more characters not shown ({len(text):,} in all): "
+        "v on the message in the state tree shows them, ctrl+s exports them",
+        "dim italic",
+    )
+    return text[:cut], Static(note, classes="more-text")
+
+
 class MessageView(Vertical):
     """Base of every message widget; `message` is the model it shows."""
 
@@ -485,12 +507,26 @@ class MessageView(Vertical):
 
 class HumanMessageView(MessageView):
     def compose(self) -> ComposeResult:
-        yield Static(plain(self.message.text), classes="body")
+        text, more = shown_part(self.message.text)
+        yield Static(plain(text), classes="body")
+        if more is not None:
+            yield more
 
 
 class SystemMessageView(MessageView):
+    LABEL = ("system: ", "bold")
+
     def compose(self) -> ComposeResult:
-        yield Static(Content.assemble(("system: ", "bold"), plain(self.message.text)), classes="body")
+        text, more = shown_part(self.message.text)
+        yield Static(Content.assemble(self.LABEL, plain(text)), classes="body")
+        if more is not None:
+            yield more
+
+
+class OtherMessageView(SystemMessageView):
+    """A message of a type no one knows (or no message at all: a bare string, a number)."""
+
+    LABEL = ("message of an unknown type: ", "italic $text-warning")
 
 
 class ToolCallView(Collapsible):
@@ -510,9 +546,11 @@ class ToolCallView(Collapsible):
 
     @staticmethod
     def _args_for(call: ToolCall, args_text: str) -> Content:
-        if args_text and not call.args:
-            return plain(args_text)
-        return plain(pretty_json(call.args))
+        text = args_text if args_text and not call.args else pretty_json(call.args)
+        if len(text) > DISPLAY_LIMIT:
+            more = len(text) - DISPLAY_LIMIT
+            return plain(text[:DISPLAY_LIMIT]) + Content.styled(f"\n… {more:,} more characters not shown", "dim italic")
+        return plain(text)
 
     def update_call(self, call: ToolCall, args_text: str = "") -> None:
         self.call = call
@@ -538,13 +576,16 @@ class AIMessageView(MessageView):
         super().__init__(message, **kwargs)
         self._reasoning: ReasoningView | None = None
         self._tool_views: dict[int, ToolCallView] = {}
-        self.markdown = MarkdownBlocks(message.text, classes="body")
+        text, self._more = shown_part(message.text)
+        self.markdown = MarkdownBlocks(text, classes="body")
 
     def compose(self) -> ComposeResult:
         if self.message.reasoning:
             self._reasoning = ReasoningView(self.message.reasoning)
             yield self._reasoning
         yield self.markdown
+        if self._more is not None:
+            yield self._more
         for index, call in enumerate(self.message.tool_calls):
             self._tool_views[index] = view = ToolCallView(call)
             yield view
@@ -587,8 +628,10 @@ class ToolResultView(MessageView):
         )
         if message.is_error:
             self.add_class("-error")
+        text, more = shown_part(message.text)
         yield Collapsible(
-            Static(plain(message.text), classes="tool-output"),
+            Static(plain(text), classes="tool-output"),
+            *([more] if more is not None else []),
             title=title,  # type: ignore[arg-type]
             collapsed=True,
         )
@@ -601,7 +644,7 @@ def view_for(message: ChatMessage) -> MessageView:
         "tool": ToolResultView,
         "system": SystemMessageView,
     }
-    view = views.get(message.type, SystemMessageView)(message, classes=f"message -{message.type}")
+    view = views.get(message.type, OtherMessageView)(message, classes=f"message -{message.type}")
     if message.hidden:
         view.add_class("-hidden")
     return view
