@@ -299,10 +299,6 @@ async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="modal again")
 
 
-# Known bug, not yet found: in a full-suite run, ctrl+g on a joined run says "No run in
-# progress" while the reply still streams (the join worker reads as finished). It passes
-# when run alone. Kept running (not skipped) so its fix shows as XPASS.
-@pytest.mark.xfail(strict=False, reason="joined run reads as finished on ctrl+g in full-suite runs")
 async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(server_url):
     from app.ui.screens.cancel_run import CancelRunScreen
 

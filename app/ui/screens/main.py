@@ -98,6 +98,8 @@ class MainScreen(Screen):
         self._offset = 0
         self._loading_more = False
         self._quiet_open = False
+        self._opens = 0
+        """Counts thread opens, so a status poll that began before an open drops its stale row."""
         self._graphs: dict[str, GraphInfo] = {}
         self.online = True
         self._backoff = 0.0
@@ -315,14 +317,17 @@ class MainScreen(Screen):
         rows = self.thread_list.threads
         if backend is None or not rows or self.run_in_progress:
             return
+        opens = self._opens
         try:
             fresh = await backend.search_threads(
                 self.filter.query(*self.sidebar.sort[:2], min(len(rows), 100), 0)
             )
         except BackendError:
             return  # the connection indicator reports outages; polling stays quiet
-        known = {t.thread_id: t for t in rows}
+        known = {t.thread_id: t for t in self.thread_list.threads}
         for thread in fresh:
+            if thread.thread_id == self.thread_id and (opens != self._opens or self.run_in_progress):
+                continue  # opened while the poll was out: its row is fresher than this answer
             held = known.get(thread.thread_id)
             if held is not None and (held.status != thread.status or held.title != thread.title):
                 self.thread_list.update_thread(thread)
@@ -356,6 +361,7 @@ class MainScreen(Screen):
             return
         self._save_draft()
         self.workers.cancel_group(self, "run")
+        self._opens += 1
         self.thread_id = thread_id
         self.composer.load_text(self.drafts.get(thread_id, ""))
         try:  # the row's status may be stale: a run may have started since the list loaded
@@ -849,7 +855,9 @@ class MainScreen(Screen):
             self.open_thread(thread_id)
 
     def action_cancel_run(self) -> None:
-        if not self.run_in_progress or self.thread_id is None:
+        row = self.thread_list.thread(self.thread_id) if self.thread_id else None
+        busy = self.run_in_progress or (row is not None and row.status == "busy")
+        if not busy or self.thread_id is None:
             self.notify("No run in progress.", timeout=2)
             return
         self.cancel_run(self.thread_id, self.run_id)

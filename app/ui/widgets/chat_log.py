@@ -9,6 +9,7 @@ bottom unless the user has scrolled up (VerticalScroll anchoring).
 from __future__ import annotations
 
 import json
+from difflib import SequenceMatcher
 
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -44,25 +45,57 @@ class ChatLog(VerticalScroll, can_focus=True):
     # -- whole conversations ---------------------------------------------------------------
 
     async def show_messages(self, messages: list[ChatMessage], *, notice: Content | str | None = None) -> None:
-        """Replace what is shown by `messages` (mounting only the newest window)."""
-        for view in self._streaming.values():  # stop their Markdown streams before they go:
+        """Show `messages` instead (mounting only the newest window).
+
+        Message widgets that already show one of the new window's messages are kept, so
+        stepping through checkpoints (one message more or less) mounts one widget, not forty.
+        """
+        streamed = list(self._streaming.values())
+        for view in streamed:  # stop their Markdown streams before they go:
             await view.finish()  # a stream appending to a widget being removed can hang
-        await self.remove_children()
         self.messages = list(messages)
         self._ids = {m.id for m in messages if m.id}
         self._streaming.clear()
         self._tool_chunks.clear()
         self._first = max(0, len(messages) - WINDOW)
-        widgets: list = []
-        if notice is not None:
-            widgets.append(Static(notice if isinstance(notice, Content) else plain(notice), classes="chat-notice"))
-        if self._first:
-            widgets.append(self._more_marker())
-        widgets.extend(view_for(m) for m in messages[self._first :])
-        if widgets:
-            await self.mount_all(widgets)
+        with self.app.batch_update():
+            kept = [c for c in self.children if isinstance(c, MessageView) and c not in streamed]
+            await self.remove_children([c for c in self.children if c not in kept])
+            await self._reconcile(kept, self.messages[self._first :])
+            top: list[Static] = []
+            if notice is not None:
+                top.append(Static(notice if isinstance(notice, Content) else plain(notice), classes="chat-notice"))
+            if self._first:
+                top.append(self._more_marker())
+            if top:
+                first = self.children[0] if self.children else None
+                await (self.mount_all(top, before=first) if first else self.mount_all(top))
         self.scroll_end(animate=False, immediate=True)
         self.anchor()
+
+    async def _reconcile(self, views: list[MessageView], window: list[ChatMessage]) -> None:
+        """Make the mounted `views` show `window`: keep equal ones, mount the rest in place."""
+        matcher = SequenceMatcher(None, [_key(v.message) for v in views], [_key(m) for m in window], autojunk=False)
+        keep: dict[int, MessageView] = {}  # index in window -> the view that shows it already
+        for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
+            if tag == "equal":
+                for offset, view in enumerate(views[i1:i2]):
+                    if view.message == window[j1 + offset]:
+                        keep[j1 + offset] = view
+        kept = set(map(id, keep.values()))
+        stale = [v for v in views if id(v) not in kept]
+        if stale:
+            await self.remove_children(stale)
+        pending: list[MessageView] = []
+        for index, message in enumerate(window):
+            view = keep.get(index)
+            if view is None:
+                pending.append(view_for(message))
+            elif pending:
+                await self.mount_all(pending, before=view)
+                pending = []
+        if pending:
+            await self.mount_all(pending)
 
     def _more_marker(self) -> Static:
         return Static(
@@ -232,6 +265,11 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     async def add_notice(self, text: Content | str, classes: str = "chat-notice") -> None:
         await self.mount(Static(text if isinstance(text, Content) else plain(text), classes=classes))
+
+
+def _key(message: ChatMessage) -> tuple:
+    """What tells messages apart cheaply (equal keys are then compared in full)."""
+    return message.id, message.type, len(message.text), hash(message.text), len(message.tool_calls)
 
 
 def _call_from_chunk(chunk: ToolCallChunk) -> ToolCall:
