@@ -10,6 +10,7 @@ process dies, so no server is left behind even after a crash.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -20,8 +21,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import httpx
 
 DEMO_GRAPH = Path(__file__).parent / "demo" / "agent.py"
 QUIET_ENV = {
@@ -152,11 +151,16 @@ class EmbeddedServer:
             raise LaunchError("The embedded server was not started.")
         if self.process.poll() is not None:
             raise LaunchError(self._failure_text())
+        # http.client, not httpx: httpx.get builds an SSL context (reads every CA
+        # certificate) per call, and that held the GIL away from the UI while it booted.
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=0.5)
         try:
-            response = httpx.get(f"{self.url}/ok", timeout=0.5)
-        except httpx.HTTPError:
+            connection.request("GET", "/ok")
+            return connection.getresponse().status == 200
+        except (OSError, http.client.HTTPException):
             return False
-        return response.status_code == 200
+        finally:
+            connection.close()
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
