@@ -74,7 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"where threads and logs are kept (default: {default_data_dir()})",
     )
-    parser.add_argument("--debug", action="store_true", help="verbose log file")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="verbose log file, and Textual's devtools (see the app's log in `textual console`; "
+        "needs `pip install textual-dev`)",
+    )
     parser.add_argument("--version", action="version", version=f"threadbench {app_version()}")
     parser.epilog = (
         f"Config file: {config_path()} ($THREADBENCH_CONFIG overrides). "
@@ -145,6 +150,14 @@ def probe_server(settings: Settings) -> str:
         ) from None
 
 
+def enable_textual_devtools(environ) -> None:
+    """Turn on Textual's devtools and debug mode, as `textual run --dev` does: Textual reads
+    the TEXTUAL variable when an App is made, so this must run before ThreadbenchApp()."""
+    features = [f.strip() for f in environ.get("TEXTUAL", "").split(",") if f.strip()]
+    features += [f for f in ("devtools", "debug") if f not in features]
+    environ["TEXTUAL"] = ",".join(features)
+
+
 def show_config() -> int:
     """`threadbench config`: the file's path and profiles (key variables by name, never values)."""
     import os
@@ -185,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"threadbench: {error}", file=sys.stderr)
         return EXIT_USAGE
 
+    if settings.debug:
+        import os
+
+        enable_textual_devtools(os.environ)
     from app.ui.app import ThreadbenchApp
 
     app = ThreadbenchApp(settings, backend_kind=kind)

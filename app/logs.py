@@ -36,6 +36,15 @@ class RedactSecrets(logging.Filter):
 _FORMATTER = logging.Formatter()
 
 
+def redact(text: str) -> str:
+    """`text` with every key the log knows replaced by [redacted] (for text shown on screen)."""
+    for handler in log.handlers:
+        for found in handler.filters:
+            if isinstance(found, RedactSecrets):
+                text = found.redact(text)
+    return text
+
+
 def setup_logging(data_dir: Path, debug: bool = False, secrets: list[str] | None = None) -> Path:
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / "threadbench.log"
@@ -45,4 +54,19 @@ def setup_logging(data_dir: Path, debug: bool = False, secrets: list[str] | None
     log.handlers[:] = [handler]
     log.setLevel(logging.DEBUG if debug else logging.INFO)
     log.propagate = False
+    if debug:
+        _note_devtools()
     return path
+
+
+def _note_devtools() -> None:
+    """Say once, in the log, how to see Textual's own log (the devtools console)."""
+    try:
+        import textual_dev  # noqa: F401 - Textual needs it for devtools; nothing else here does
+    except ImportError:
+        log.info(
+            "debug: Textual's devtools need textual-dev, which is not installed: "
+            "`pip install textual-dev`, run `textual console` in another terminal, then start threadbench --debug again"
+        )
+    else:
+        log.info("debug: Textual's devtools are on: run `textual console` in another terminal to see the app's log")

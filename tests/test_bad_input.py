@@ -656,7 +656,8 @@ async def test_a_thread_id_already_in_use_is_refused_by_the_server_with_a_messag
     screen = await open_new_thread_dialog(b)
     screen.query_one("#new-thread-id", Input).value = thread_id
     await b.pilot.press("ctrl+s")
-    await wait_for(b.pilot, lambda: any("Creating the thread failed" in n for n in notices(b.app)), what="refusal")
+    await wait_for(b.pilot, lambda: "already exists" in screen.error_text, what="refusal")
+    assert b.app.screen is screen and screen.query_one("#new-thread-id", Input).value == thread_id
 
 
 BAD_STATE_JSON = {

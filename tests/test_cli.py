@@ -155,3 +155,27 @@ def test_a_crashed_app_leaves_no_server_behind(tmp_path: Path):
     os.kill(term.pid, signal.SIGKILL)
     term.wait(timeout=10)
     wait_until(lambda: not server_pids(str(tmp_path)), timeout=15)
+
+
+def test_debug_turns_on_textual_devtools_even_without_textual_dev(tmp_path: Path, monkeypatch):
+    """--debug sets TEXTUAL (read when an App is made) to include devtools and debug, as
+    `textual run --dev` does. Without textual-dev the app is still made, and its log says
+    once how to get the console."""
+    from app.__main__ import main
+    from app.ui.app import ThreadbenchApp
+
+    made: list[ThreadbenchApp] = []
+    monkeypatch.setattr(ThreadbenchApp, "run", lambda self, *a, **k: made.append(self))
+    monkeypatch.setitem(sys.modules, "textual_dev", None)  # as if textual-dev were not installed
+    monkeypatch.delenv("TEXTUAL", raising=False)
+    assert main(["--data-dir", str(tmp_path / "plain")]) == 0
+    assert "TEXTUAL" not in os.environ and not made[0].features
+
+    monkeypatch.setenv("TEXTUAL", "debug")
+    assert main(["--debug", "--data-dir", str(tmp_path)]) == 0
+    app = made[1]
+    assert os.environ["TEXTUAL"] == "debug,devtools"
+    assert {"devtools", "debug"} <= app.features and app.debug
+    assert app.devtools is None  # no client without textual-dev, and no crash
+    log = (tmp_path / "threadbench.log").read_text()
+    assert log.count("pip install textual-dev") == 1 and "textual console" in log

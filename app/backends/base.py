@@ -49,7 +49,10 @@ class Invalid(BackendError):
 
 
 class Unauthorized(BackendError):
-    hint = "Check the API key (--api-key or LANGGRAPH_API_KEY)."
+    hint = (
+        "Give the right API key: --api-key, the LANGGRAPH_API_KEY environment variable, "
+        "or a config-file profile's api_key_env."
+    )
 
 
 class Unreachable(BackendError):

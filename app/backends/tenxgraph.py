@@ -193,7 +193,8 @@ def _error_from_response(response: httpx.Response, *, not_found: str | None = No
         return Unauthorized(
             message or "The server wants a valid token",
             status=status,
-            hint="Check the API key (--api-key): 10xGraph wants a JWT bearer token.",
+            hint="10xGraph wants a JWT bearer token: give it with --api-key, the LANGGRAPH_API_KEY "
+            "environment variable, or a config-file profile's api_key_env.",
         )
     if status == 403:
         return Unauthorized(
@@ -488,6 +489,8 @@ class TenXGraphBackend:
         error = _error_from_response(response, not_found=not_found)
         if response.status_code == 401 and not self.api_key:
             error.message = f"This 10xGraph server wants a token ({error.message})"
+        elif response.status_code == 401:
+            error.message = f"The server refused the API key ({error.message})"
         return error
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> Any:

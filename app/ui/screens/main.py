@@ -19,8 +19,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from app.backends.base import BackendError, ServerError, Unreachable
+from app.backends.base import BackendError, Conflict, NotFound, ServerError, Unauthorized, Unreachable
 from app.human_input import PendingInput, answer_submitter, assistant_for, detect_pending
+from app.logs import redact
 from app.models import ChatMessage, GraphInfo, RunEvent, RunRequest, ThreadState, ThreadSummary
 from app.run_options import fields_from_schema
 from app.timeline import fork_point_for_message
@@ -33,7 +34,7 @@ from app.ui.screens.edit_state import EditStateScreen
 from app.ui.screens.human_input import HumanInputScreen
 from app.ui.screens.inbox import InboxScreen
 from app.ui.screens.message_log import MessageLogScreen
-from app.ui.screens.new_thread import NewThreadScreen
+from app.ui.screens.new_thread import NewThreadRequest, NewThreadScreen
 from app.ui.screens.prompt import PromptScreen
 from app.ui.screens.run_options import RunOptionsScreen
 from app.ui.widgets.chat_log import ChatLog
@@ -51,12 +52,22 @@ if TYPE_CHECKING:
 PAGE_SIZE = 50
 MAX_FILL_PAGES = 20
 """With a local filter (free text), fetch at most this many pages to fill the screen."""
+GONE = "It was deleted (by another client?): it is removed from the list."
+"""What happened when the server no longer has a thread the list shows."""
 STATUS_POLL_SECONDS = 5.0
 HEALTH_SECONDS = 3.0
 """How often the server is asked if it is there; after a failure, retries back off."""
 MAX_BACKOFF_SECONDS = 30.0
 HISTORY_PAGE = 30
 """Checkpoints per get_history call: the timeline pages further back as the user scrolls."""
+
+
+def sentence(error: BaseException, then: str = "") -> str:
+    """The error's text as a sentence, then what to do."""
+    text = str(error).strip() or type(error).__name__
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    return f"{text} {then}".strip()
 
 
 class MainScreen(Screen):
@@ -143,16 +154,20 @@ class MainScreen(Screen):
     def run_status(self) -> RunStatus:
         return self.query_one("#run-status", RunStatus)
 
-    def report(self, error: BaseException, doing: str) -> None:
-        """Tell the user what failed and what to do; never crash on a server error."""
+    def report(self, error: BaseException, doing: str, then: str = "") -> None:
+        """Tell the user what failed and what to do (`then`, else the error's hint); never
+        crash on a server error. A key the app knows never shows."""
         if isinstance(error, BackendError):
             text = f"{doing} failed: {error}"
-            if error.hint:
-                text += f"\n{error.hint}"
+            then = then or error.hint
+            if isinstance(error, Unauthorized):
+                then += " Or press ctrl+o to connect with another key."
+            if then:
+                text += f"\n{then.strip()}"
         else:
             text = f"{doing} failed: {type(error).__name__}: {error}"
         self.app.log_error(text)
-        self.notify(clean(text), severity="error", timeout=8, markup=False)
+        self.notify(redact(clean(text)), severity="error", timeout=8, markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#chat-header", Static).update(Content.styled("no thread open", "dim"))
@@ -191,6 +206,8 @@ class MainScreen(Screen):
             return
         try:
             await backend.check()
+        except Unauthorized:
+            pass  # the server is there but refuses the key: the failed request said so
         except BackendError as error:
             self._backoff = min(MAX_BACKOFF_SECONDS, max(HEALTH_SECONDS, self._backoff * 2))
             self._next_check = now + self._backoff
@@ -250,6 +267,8 @@ class MainScreen(Screen):
         flt = self.filter
         try:
             count_task = asyncio.create_task(backend.count_threads(flt.query(sort_by, order, 1, 0)))
+            # when the search fails too, its error is the one reported: this one is only read
+            count_task.add_done_callback(lambda task: task.cancelled() or task.exception())
             shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
             if not self.is_attached:
                 return  # the app is closing (or ctrl+o replaced this screen)
@@ -258,6 +277,8 @@ class MainScreen(Screen):
             total = await count_task if backend.capabilities.count else None
         except BackendError as error:
             self.report(error, "Loading threads")
+            if isinstance(error, Unauthorized):
+                self.sidebar.show_note("the server refused the API key: ctrl+o to give another")
             return
         if not self.is_attached:
             return
@@ -362,10 +383,16 @@ class MainScreen(Screen):
         self._save_draft()
         self.workers.cancel_group(self, "run")
         self._opens += 1
+        if self.thread_id is not None or thread_id in self.drafts:
+            self.composer.load_text(self.drafts.get(thread_id, ""))
+        # (else: text typed with no thread open, e.g. after its thread was deleted, stays)
         self.thread_id = thread_id
-        self.composer.load_text(self.drafts.get(thread_id, ""))
         try:  # the row's status may be stale: a run may have started since the list loaded
             summary, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
+        except NotFound as error:
+            self.report(error, "Opening the thread", GONE)
+            await self._forget_thread(thread_id)
+            return
         except BackendError as error:
             self.report(error, "Opening the thread")
             return
@@ -539,7 +566,7 @@ class MainScreen(Screen):
                     thread_id, new_values, as_node=as_node, checkpoint_id=fork_from.checkpoint_id if fork_from else None
                 )
             except BackendError as error:
-                return f"{error} {error.hint}".strip()
+                return sentence(error, error.hint)
             return None
 
         result = await self.app.push_screen_wait(
@@ -689,6 +716,13 @@ class MainScreen(Screen):
             backend.stream_run(thread_id, request), thread_id, "Sending", echo=human
         ):
             self.drafts.pop(thread_id, None)
+        elif await self._is_gone(thread_id):
+            self.notify(
+                f"The thread is no longer on the server. {GONE} "
+                "Your message is kept: press enter to send it in a new thread.",
+                severity="warning", timeout=10, markup=False,
+            )
+            await self._forget_thread(thread_id)
 
     @work(exclusive=True, group="run")
     async def join_run(self, thread_id: str) -> None:
@@ -994,18 +1028,27 @@ class MainScreen(Screen):
         except BackendError as error:
             self.report(error, "Listing assistants")
             assistants = []
+        created: list[ThreadSummary] = []
+
+        async def submit(request: NewThreadRequest) -> str | None:
+            """Create it; on a refusal the dialog stays open with what was typed and why."""
+            try:
+                created.append(await backend.create_thread(
+                    thread_id=request.thread_id, metadata=request.metadata, graph_id=request.graph_id
+                ))
+            except BackendError as error:
+                self.app.log_error(f"Creating the thread failed: {error}")
+                if isinstance(error, Conflict):
+                    return sentence(error, "Change the id, or leave it empty for a new one.")
+                return sentence(error, error.hint)
+            return None
+
         request = await self.app.push_screen_wait(
-            NewThreadScreen(assistants, self.app.assistant_id, id_is_uuid=backend.capabilities.create_thread)
+            NewThreadScreen(assistants, submit, self.app.assistant_id, id_is_uuid=backend.capabilities.create_thread)
         )
-        if request is None:
+        if request is None or not created:
             return
-        try:
-            summary = await backend.create_thread(
-                thread_id=request.thread_id, metadata=request.metadata, graph_id=request.graph_id
-            )
-        except BackendError as error:
-            self.report(error, "Creating the thread")
-            return
+        summary = created[0]
         self.app.assistant_id = request.assistant_id
         self.show_run_options()
         self._insert_thread(summary)
@@ -1129,10 +1172,26 @@ class MainScreen(Screen):
         except BackendError as error:
             self.report(error, "Deleting the thread")
             return
-        self.thread_list.remove_thread(thread.thread_id)
-        if self.thread_id == thread.thread_id:
+        self.drafts.pop(thread.thread_id, None)
+        await self._forget_thread(thread.thread_id)
+        self.notify("Thread deleted.", timeout=2)
+
+    async def _is_gone(self, thread_id: str) -> bool:
+        """True if the server says it has no such thread (not when it cannot say)."""
+        try:
+            await self.app.backend.get_thread(thread_id)  # type: ignore[union-attr]
+        except NotFound:
+            return True
+        except BackendError:
+            pass
+        return False
+
+    async def _forget_thread(self, thread_id: str) -> None:
+        """Drop a thread the server no longer has: its row, and the chat if it is open.
+        The composer keeps its text."""
+        self.thread_list.remove_thread(thread_id)
+        if self.thread_id == thread_id:
             self.thread_id = None
-            self.drafts.pop(thread.thread_id, None)
+            self.thread_state = None
             await self.chat.show_messages([])
             self.query_one("#chat-header", Static).update(Content.styled("no thread open", "dim"))
-        self.notify("Thread deleted.", timeout=2)

@@ -1,12 +1,20 @@
-"""NewThreadScreen: a new thread with an optional id, metadata (JSON) and graph/assistant."""
+"""NewThreadScreen: a new thread with an optional id, metadata (JSON) and graph/assistant.
+
+What is typed is checked here first (a UUID, a JSON object). Then the screen awaits the
+caller's `submit(request)` callback (the screen that owns the backend creates the thread);
+if it returns an error text (the server refused: the id exists, ...), the dialog stays open
+with that text shown and every field as typed. On success it dismisses with the request.
+"""
 
 from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -51,15 +59,23 @@ def parse_thread_id(text: str) -> str | None:
         raise ValueError(f"Thread id {clean(text)!r} is not a UUID (the server wants one). Leave it empty for a new one.") from None
 
 
+Submit = Callable[[NewThreadRequest], Awaitable[str | None]]
+"""Creates the thread; returns None on success, else why the server refused (plain text)."""
+
+
 class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="new.cancel"),
         Binding("ctrl+s", "create", "Create", priority=True, id="new.create"),
     ]
 
-    def __init__(self, assistants: list[Assistant], default_assistant: str = "agent", id_is_uuid: bool = True) -> None:
+    def __init__(
+        self, assistants: list[Assistant], submit: Submit, default_assistant: str = "agent", id_is_uuid: bool = True
+    ) -> None:
         super().__init__(classes="modal")
         self.assistants = assistants
+        self.submit = submit
+        self.sending = False
         self.default_assistant = default_assistant
         self.id_is_uuid = id_is_uuid
 
@@ -95,20 +111,28 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
     def on_input_submitted(self) -> None:
         self.action_create()
 
+    @property
+    def error_text(self) -> str:
+        return str(self.query_one("#new-thread-error", Static).visual or "")
+
+    def show_error(self, text: str) -> None:
+        self.query_one("#new-thread-error", Static).update(Content.styled(clean(text), "$error"))
+
     def action_create(self) -> None:
-        error = self.query_one("#new-thread-error", Static)
+        if self.sending:
+            return
         try:
             text = self.query_one("#new-thread-id", Input).value
             thread_id = parse_thread_id(text) if self.id_is_uuid else (text.strip() or None)
             metadata = parse_metadata(self.query_one("#new-thread-metadata", TextArea).text)
         except ValueError as problem:
-            error.update(Content.styled(str(problem), "$error"))
+            self.show_error(str(problem))
             return
         chosen = self.query_one("#new-thread-assistant", Select).value
         assistant = next(
             (a for a in self.assistants if chosen == assistant_value(a.assistant_id, a.graph_id, a.name)), None
         )
-        self.dismiss(
+        self.send(
             NewThreadRequest(
                 thread_id=thread_id,
                 metadata=metadata,
@@ -117,5 +141,24 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
             )
         )
 
+    @work(exclusive=True, group="new-thread")
+    async def send(self, request: NewThreadRequest) -> None:
+        self.sending = True
+        button = self.query_one("#new-thread-create", Button)
+        button.disabled = True
+        self.query_one("#new-thread-error", Static).update(Content.styled("Creating…", "$text-muted"))
+        try:
+            refusal = await self.submit(request)
+        except Exception as error:  # the callback should return text, but never lose what was typed
+            refusal = f"{type(error).__name__}: {error}"
+        finally:
+            self.sending = False
+            button.disabled = False
+        if refusal:
+            self.show_error(f"The server did not create the thread: {refusal}")
+            return
+        self.dismiss(request)
+
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if not self.sending:
+            self.dismiss(None)
