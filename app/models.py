@@ -142,6 +142,14 @@ class ThreadState(_Model):
         title = self.values.get("title")
         return title if isinstance(title, str) else ""
 
+    def __repr__(self) -> str:
+        # Short: Textual's @work builds a worker description from its arguments' reprs, and
+        # pydantic's full repr of a 2,000-message state took longer than drawing the chat.
+        return (
+            f"ThreadState(thread_id={self.thread_id!r}, checkpoint_id={self.checkpoint_id!r}, "
+            f"{len(self.values)} values, {len(self.messages)} messages, next={self.next!r})"
+        )
+
 
 class Assistant(_Model):
     assistant_id: str

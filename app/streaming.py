@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from app.models import RunEvent, ToolCallChunk
 
-FRAME_SECONDS = 1 / 30
+FRAME_SECONDS = 1 / 20
 
 
 def coalesce(events: list[RunEvent]) -> list[RunEvent]:

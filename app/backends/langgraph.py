@@ -15,6 +15,7 @@ works around the server's traps (see /work/shared/FACTS.md):
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
@@ -392,7 +393,9 @@ class LangGraphBackend:
         cursor = {"configurable": {"checkpoint_id": before}} if before else None
         items = await self._call(f"get the history of thread {thread_id}", lambda c: c.threads.get_history(
             thread_id, limit=limit, before=cursor), retry=True)
-        return [state_from_dict(item, thread_id) for item in items or []]
+        # In a thread: a page of checkpoints of a long thread is tens of thousands of
+        # messages to read, and the event loop keeps drawing meanwhile.
+        return await asyncio.to_thread(lambda: [state_from_dict(item, thread_id) for item in items or []])
 
     async def update_state(
         self,

@@ -59,6 +59,8 @@ HEALTH_SECONDS = 3.0
 """How often the server is asked if it is there; after a failure, retries back off."""
 MAX_BACKOFF_SECONDS = 30.0
 HISTORY_PAGE = 30
+FIRST_HISTORY_PAGE = 12
+"""The first page is small: a checkpoint holds the whole state, and it is fetched as a thread opens."""
 """Checkpoints per get_history call: the timeline pages further back as the user scrolls."""
 
 
@@ -403,8 +405,9 @@ class MainScreen(Screen):
             summary.title = state.title or (held.title if held else "")
         self.thread_list.update_thread(summary)
         await self.show_state(state, summary)
-        self.load_history(thread_id)
-        self.load_graph(state)
+        # after the chat is painted: a page of checkpoints can weigh more than the chat
+        self.call_after_refresh(self.load_history, thread_id)
+        self.call_after_refresh(self.load_graph, state)
         if summary is not None and summary.status == "busy" and backend.capabilities.join_stream:
             self.join_run(thread_id)
             return
@@ -453,12 +456,12 @@ class MainScreen(Screen):
             self.inspector.disable_timeline(backend.capabilities.reason or f"{backend.capabilities.name} keeps no checkpoint history.")
             return
         try:
-            page = await backend.get_history(thread_id, limit=HISTORY_PAGE)
+            page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
         except BackendError as error:
             self.report(error, "Loading the checkpoint history")
             return
         if thread_id == self.thread_id:
-            self.inspector.show_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
+            self.inspector.show_checkpoints(page, exhausted=len(page) < FIRST_HISTORY_PAGE)
 
     @on(Timeline.NeedMore)
     def history_need_more(self, event: Timeline.NeedMore) -> None:

@@ -1,7 +1,8 @@
 """The conversation (#chat-log): a window of message widgets over the whole thread.
 
-Only the newest WINDOW messages are mounted when a thread opens; older ones are mounted
-in pages as the user scrolls to the top, so a 2,000-message thread opens quickly. While
+Only the newest messages that fill a few screens (at most WINDOW) are mounted when a
+thread opens; older ones are mounted in pages as the user scrolls to the top, so a
+2,000-message thread opens quickly. While
 a run streams, tokens are appended to the reply's Markdown and the view follows the
 bottom unless the user has scrolled up (VerticalScroll anchoring).
 """
@@ -18,9 +19,12 @@ from textual.widgets import Static
 
 from app.models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from app.ui.text import plain
-from app.ui.widgets.message_views import AIMessageView, MessageView, view_for
+from app.ui.widgets.message_views import AIMessageView, MessageView, estimate_rows, view_for
 
 WINDOW = 40
+"""At most this many messages are mounted when a thread opens..."""
+SCREENS = 1.5
+"""...and fewer when the newest ones fill this many heights of the view already."""
 PAGE = 30
 
 
@@ -57,7 +61,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._ids = {m.id for m in messages if m.id}
         self._streaming.clear()
         self._tool_chunks.clear()
-        self._first = max(0, len(messages) - WINDOW)
+        self._first = self._window_start(self.messages)
         with self.app.batch_update():
             kept = [c for c in self.children if isinstance(c, MessageView) and c not in streamed]
             await self.remove_children([c for c in self.children if c not in kept])
@@ -72,6 +76,16 @@ class ChatLog(VerticalScroll, can_focus=True):
                 await (self.mount_all(top, before=first) if first else self.mount_all(top))
         self.scroll_end(animate=False, immediate=True)
         self.anchor()
+
+    def _window_start(self, messages: list[ChatMessage]) -> int:
+        """Where the first window starts: the newest messages that fill a few screens."""
+        width = self.scrollable_content_region.width or 80
+        want = int(SCREENS * (self.scrollable_content_region.height or 40))
+        rows, start = 0, len(messages)
+        while start > max(0, len(messages) - WINDOW) and rows < want:
+            start -= 1
+            rows += estimate_rows(messages[start].text, width) + 2
+        return start
 
     async def _reconcile(self, views: list[MessageView], window: list[ChatMessage]) -> None:
         """Make the mounted `views` show `window`: keep equal ones, mount the rest in place."""
