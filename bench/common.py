@@ -122,6 +122,16 @@ async def wait_until(predicate: Callable[[], object], timeout: float = 30.0, wha
         await asyncio.sleep(POLL)
 
 
+def press(app, key: str, char: str | None = None) -> None:
+    """A key, the way the terminal driver delivers one (Pilot.press also waits for the app
+    to go idle before it returns, which would count its own waiting as the app's time)."""
+    from textual import events
+
+    event = events.Key(key, char if char is not None else (key if len(key) == 1 else None))
+    event.set_sender(app)
+    app._driver.send_message(event)
+
+
 _PAINTS: list[float] = [0.0]
 
 

@@ -119,7 +119,7 @@ async def in_process_once() -> dict:
     from app.config import Settings
     from app.ui.app import ThreadbenchApp
     from app.ui.screens.main import MainScreen
-    from bench.common import TERMINAL, now, painted, settle, wait_until
+    from bench.common import TERMINAL, now, painted, press, settle, wait_until
 
     home = Path(tempfile.mkdtemp(prefix="tb-bench-start-"))
     start = now()
@@ -128,7 +128,7 @@ async def in_process_once() -> dict:
         await wait_until(lambda: isinstance(app.screen, MainScreen) and app.screen.is_mounted, what="main screen")
         first = await painted(app)
         booting = app.backend is None
-        await pilot.press("ctrl+p")
+        press(app, "ctrl+p")
         await wait_until(lambda: type(app.screen).__name__ == "CommandPalette", what="palette")
         interactive = await painted(app)
         await pilot.press("escape")

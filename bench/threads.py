@@ -34,6 +34,7 @@ from bench.common import (
     ms,
     now,
     painted,
+    press,
     rss_mb,
     settle,
     verdict,
@@ -133,7 +134,7 @@ async def main(args) -> list:
         for index, char in enumerate(WORD):
             rows_before = threads.threads
             probe.clear()
-            await pilot.press(char)
+            press(app, char)
             typed = WORD[: index + 1]
             await wait_until(lambda: threads.threads is not rows_before and screen.filter.words == [typed]
                              and all(screen.filter.matches(t) for t in threads.threads),

@@ -140,7 +140,10 @@ class LangGraphBackend:
             base_url=self.url,
             headers=_headers(self.api_key),
             timeout=httpx.Timeout(self.timeout) if self.timeout else DEFAULT_TIMEOUT,
-            transport=httpx.AsyncHTTPTransport(verify=_tls_context(), retries=CONNECT_RETRIES),
+            # (an SSL context reads every CA certificate: not needed for plain http)
+            transport=httpx.AsyncHTTPTransport(
+                verify=_tls_context() if self.url.startswith("https:") else False, retries=CONNECT_RETRIES
+            ),
         ))
 
     def _renew_client(self) -> None:

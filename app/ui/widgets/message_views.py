@@ -209,6 +209,16 @@ class BlockFrame(Vertical):
         return super().render_lines(crop)
 
 
+def _following(view: ScrollableContainer | None) -> bool:
+    """Does `view` show the end of its content, now and as it grows (anchored, the user has
+    not scrolled away)? Right after content grows, scroll_y lags max_scroll_y for a frame."""
+    if view is None:
+        return False
+    if view.is_anchored and not view._anchor_released:
+        return True
+    return view.scroll_y >= view.max_scroll_y
+
+
 def _top_margin(block: Widget) -> int:
     """The top margin of the first element of a block (a Markdown, or a BlockFrame)."""
     markdown = block.markdown if isinstance(block, BlockFrame) else block
@@ -324,7 +334,7 @@ class MarkdownBlocks(Vertical):
     def _rows_after(self, parts: list[tuple[str, bool]]) -> list[int | None]:
         """For each part, the rows the text after it takes (None: not following the end)."""
         view = self._view()
-        if view is None or view.scroll_y < view.max_scroll_y:
+        if not _following(view):
             return [None] * len(parts)
         width = self._width()
         result: list[int | None] = []
@@ -399,7 +409,7 @@ class MarkdownBlocks(Vertical):
             self._unpin_all()  # the width changed in between: measure again
             return
         view = self._view()
-        if view is None or view.scroll_y < view.max_scroll_y:
+        if not _following(view):
             return  # not following the end: what is in view is not known cheaply
         below = self._frames[-1].outer_size.height if self._frames else 0
         for frame in reversed(self._frames[:-1]):
