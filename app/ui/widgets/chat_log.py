@@ -45,6 +45,8 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._streaming: dict[str, AIMessageView] = {}
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
         self._loading_older = False
+        self._banner: Static | None = None  # the notice above the conversation (past view)
+        self._marker: Static | None = None  # "↑ N older messages"
 
     # -- whole conversations ---------------------------------------------------------------
 
@@ -64,16 +66,14 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._first = self._window_start(self.messages)
         with self.app.batch_update():
             kept = [c for c in self.children if isinstance(c, MessageView) and c not in streamed]
-            await self.remove_children([c for c in self.children if c not in kept])
+            top = (self._banner, self._marker)
+            await self.remove_children([c for c in self.children if c not in kept and c not in top])
             await self._reconcile(kept, self.messages[self._first :])
-            top: list[Static] = []
-            if notice is not None:
-                top.append(Static(notice if isinstance(notice, Content) else plain(notice), classes="chat-notice"))
-            if self._first:
-                top.append(self._more_marker())
-            if top:
-                first = self.children[0] if self.children else None
-                await (self.mount_all(top, before=first) if first else self.mount_all(top))
+            self._banner = await self._top_line(
+                self._banner, None if notice is None else notice if isinstance(notice, Content) else plain(notice),
+                "chat-notice", before=self._marker,
+            )
+            await self._show_marker()
         self.scroll_end(animate=False, immediate=True)
         self.anchor()
 
@@ -111,10 +111,29 @@ class ChatLog(VerticalScroll, can_focus=True):
         if pending:
             await self.mount_all(pending)
 
-    def _more_marker(self) -> Static:
-        return Static(
-            Content.styled(f"↑ {self._first} older messages: scroll up or press home", "dim italic"),
-            classes="more-marker",
+    async def _top_line(
+        self, line: Static | None, content: Content | None, classes: str, before: Static | None = None
+    ) -> Static | None:
+        """A line above the messages, updated in place (a step through the timeline changes
+        only its text: updating costs a repaint, remounting a restyle and relayout)."""
+        if line is not None and line.parent is not self:
+            line = None
+        if content is None:
+            if line is not None:
+                await line.remove()
+            return None
+        if line is not None:
+            line.update(content)
+            return line
+        line = Static(content, classes=classes)
+        first = before if before is not None else next(iter(self.query_children(MessageView)), None)
+        await (self.mount(line, before=first) if first is not None else self.mount(line))
+        return line
+
+    async def _show_marker(self) -> None:
+        text = f"↑ {self._first} older messages: scroll up or press home"
+        self._marker = await self._top_line(
+            self._marker, Content.styled(text, "dim italic") if self._first else None, "more-marker"
         )
 
     async def load_older(self, count: int = PAGE) -> bool:
@@ -126,13 +145,10 @@ class ChatLog(VerticalScroll, can_focus=True):
             start = max(0, self._first - count)
             views = [view_for(m) for m in self.messages[start : self._first]]
             self._first = start
-            for marker in self.query(".more-marker"):
-                await marker.remove()
             first = next(iter(self.query_children(MessageView)), None)
             height_before = self.virtual_size.height
             await self.mount_all(views, before=first) if first else await self.mount_all(views)
-            if self._first:
-                await self.mount(self._more_marker(), before=views[0])
+            await self._show_marker()
             # Keep what the user was reading in place: shift by the height added above it.
             self.call_after_refresh(self._keep_position, height_before)
             self.post_message(self.OlderLoaded())
