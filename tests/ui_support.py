@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+import uuid
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -95,3 +96,23 @@ class StableCheckpointIds:
 
     async def get_history(self, thread_id, **kwargs):
         return [self._stable(s) for s in await self._backend.get_history(thread_id, **kwargs)]
+
+
+def tag() -> dict[str, str]:
+    """Metadata only this test's threads carry: its search shows nothing from other tests."""
+    return {"suite": uuid.uuid4().hex[:10]}
+
+
+async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
+    """Type the tag into the search box and open `thread_id`, the one thread it finds."""
+    app = pilot.app
+    box = app.screen.query_one("#thread-search")
+    box.focus()
+    await pilot.pause()
+    box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
+    await pilot.press("enter")
+    threads = app.screen.thread_list
+    await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the tagged thread")
+    if app.screen.thread_id != thread_id:
+        threads.highlighted = 0
+    await wait_for(pilot, lambda: app.screen.thread_id == thread_id, what="the thread opened")

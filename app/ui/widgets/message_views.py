@@ -29,6 +29,9 @@ from app.ui.text import clean, one_line, plain, pretty_json
 # A streamed reply is split into Markdown blocks of about this many characters, each its
 # own widget, so the cost of a new token does not grow with the length of the reply.
 BLOCK_CHARS = 2_000
+EAGER_BLOCKS = 2
+"""A long message builds its last blocks at once and the ones above when they are first seen:
+Textual lays out every displayed widget on every layout, seen or not."""
 
 
 def mount_at_end(parent: Widget, *widgets: Widget) -> AwaitMount:
@@ -198,7 +201,7 @@ class BlockFrame(Vertical):
             self.styles.height = None
             self.pinned_width = 0
             parent = self.parent
-            if isinstance(parent, MarkdownBlocks):
+            if isinstance(parent, MarkdownBlocks) and self in parent._frames:  # (a streamed one)
                 parent.settle_later(self)
 
     def render_lines(self, crop):
@@ -263,17 +266,23 @@ class MarkdownBlocks(Vertical):
     def __init__(self, text: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self._initial = clean(text)
-        self._composed: list[Markdown] = []  # the blocks of the initial text
+        self._composed: list[Markdown | BlockFrame] = []  # the blocks of the initial text
         self._frames: list[BlockFrame] = []  # the streamed ones
         self._splitter = BlockSplitter()  # where the appended text may be cut into blocks
         self._current: BlockFrame | None = None  # the block being written
         self._unsettled: list[BlockFrame] = []  # finished, not laid out since
 
     def compose(self) -> ComposeResult:
-        for block in split_blocks(self._initial):
-            markdown = Markdown(block)
-            self._composed.append(markdown)
-            yield markdown
+        blocks = split_blocks(self._initial)
+        built_later = len(blocks) - EAGER_BLOCKS  # those above the last few: when first seen
+        for index, source in enumerate(blocks):
+            if index < built_later:
+                block: Markdown | BlockFrame = BlockFrame(source=source)
+                block.estimate(self._width())
+            else:
+                block = Markdown(source)
+            self._composed.append(block)
+            yield block
 
     def on_mount(self) -> None:
         self.set_class(not self._initial.strip(), "-empty")
