@@ -9,6 +9,7 @@ $EDITOR for the focused text box (f4), copy the last reply (y).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -41,6 +42,9 @@ from app.ui.screens.main import MainScreen
 from app.ui.text import clean
 
 MAX_SERVER_RESTARTS = 3
+WARM_UP_AFTER = 1.0
+"""Seconds after start before the highlighters are compiled (the first frames come first)."""
+WARM_LEXERS = ("python", "json", "bash", "javascript", "typescript", "yaml", "toml", "sql", "diff", "text")
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 
@@ -120,6 +124,7 @@ class ThreadbenchApp(App[None]):
     def on_mount(self) -> None:
         self._server_restarts = 0
         self.apply_config()
+        self.set_timer(WARM_UP_AFTER, self.warm_up)
         if self.settings.embedded:
             self.server = EmbeddedServer(
                 self.settings.data_dir, graph=self.settings.graph, config=self.settings.config
@@ -141,6 +146,17 @@ class ThreadbenchApp(App[None]):
                 return
             self.backend = self._wrap_backend(backend)
             self.push_screen(MainScreen())
+
+    @work(thread=True, exit_on_error=False, group="warm-up")
+    def warm_up(self) -> None:
+        """Compile the syntax highlighters code blocks use most, off the event loop: the
+        first code block a reply streams would otherwise stall the screen for ~200 ms."""
+        from pygments.lexers import get_lexer_by_name
+        from pygments.util import ClassNotFound
+
+        for language in WARM_LEXERS:
+            with contextlib.suppress(ClassNotFound):
+                get_lexer_by_name(language)
 
     @work(thread=True, exit_on_error=False)
     def wait_for_server(self) -> None:

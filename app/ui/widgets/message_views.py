@@ -178,6 +178,19 @@ class BlockFrame(Vertical):
         self.styles.height = estimate_rows(self.source, width)
         self.pinned_width = width
 
+    def rows(self, width: int) -> int:
+        """Its height: as pinned or estimated, else estimated from its text."""
+        height = self.styles.height
+        return int(height.value) if height is not None and height.is_cells else estimate_rows(self.source, width)
+
+    async def defer(self, width: int) -> None:
+        """Let go of its widgets, for a height estimated from its text (built again when seen)."""
+        markdown, self.markdown = self.markdown, None
+        self.set_aside = False
+        self.estimate(width)
+        if markdown is not None:
+            await markdown.remove()
+
     def unpin(self) -> None:
         self.bring_back()
         if not self.deferred:
@@ -334,11 +347,30 @@ class MarkdownBlocks(Vertical):
                 self._unsettled.append(frame)
         if new_frames:
             await mount_at_end(self, *new_frames)
+        await self._keep_to_a_screen()
         for frame, piece in writes:
-            assert frame.markdown is not None
-            await frame.markdown.append(piece)
+            if frame.markdown is not None:  # (not if it was just let go: built when seen)
+                await frame.markdown.append(piece)
         if self._unsettled:
             self._watch_layout(True)
+
+    async def _keep_to_a_screen(self) -> None:
+        """While the view follows the end, only blocks within a screen of it keep widgets
+        on display, before the layout that follows this append (a burst of text that
+        arrives while the screen is busy would otherwise be laid out in full, once)."""
+        if len(self._frames) < 2 or not _following(self._view()):
+            return
+        width, screen = self._width(), self._screen_rows()
+        below = 0
+        for frame in reversed(self._frames):
+            if below >= screen and frame is not self._current:
+                if frame.deferred or frame.set_aside:
+                    break  # the ones above were let go when they passed here
+                if frame.pinned_width:
+                    frame.put_aside()
+                else:
+                    await frame.defer(width)
+            below += frame.outer_size.height if frame.pinned_width else frame.rows(width)
 
     def _rows_after(self, parts: list[tuple[str, bool]]) -> list[int | None]:
         """For each part, the rows the text after it takes (None: not following the end)."""
