@@ -155,26 +155,31 @@ async def main(args) -> list:
                          what="all threads again")
         await settle(app, 0.3)
         threads.focus()
+
+        def reached() -> int:
+            """Rows down to the last one held (the list holds a window of them)."""
+            return threads.window.last_row_number
+
         rss_first = rss_mb()
-        samples: list[tuple[int, float]] = [(len(threads.threads), rss_first)]
+        samples: list[tuple[int, float]] = [(reached(), rss_first)]
         start = now()
         while not threads.exhausted:
-            count = len(threads.threads)
+            count = reached()
             for attempt in range(6):  # the `end` key; again if the app let that one go
                 if threads.highlighted == threads.option_count - 1:
                     threads.action_cursor_up()
                 threads.action_last()
                 try:
-                    await wait_until(lambda: (len(threads.threads) > count or threads.exhausted)
+                    await wait_until(lambda: (reached() > count or threads.exhausted)
                                      and not screen._loading_more, timeout=5, what="next page")
                     break
                 except TimeoutError:
                     if attempt == 5:
                         raise
-            if len(threads.threads) // 1000 != count // 1000:
-                samples.append((len(threads.threads), rss_mb()))
+            if reached() // 1000 != count // 1000:
+                samples.append((reached(), rss_mb()))
         scroll_seconds = now() - start
-        rows = len(threads.threads)
+        rows = reached()
         rss_end = rss_mb()
         samples.append((rows, rss_end))
         await settle(app, 0.5)  # the thread under the cursor opens: let it, before leaving

@@ -152,6 +152,82 @@ async def test_page_through_500_threads(server_url):
         assert len({t.thread_id for t in threads.threads}) == 500
 
 
+@pytest.mark.parametrize("word", ["", "odd"], ids=["server-filter", "local-filter"])
+async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url, monkeypatch, word):
+    """Going down to the last row keeps at most MAX_ROWS rows; going back up fetches the
+    dropped rows again (the same server ranges, also when free text filters them here)
+    without moving the highlighted row on screen; home from a dropped top goes to the first."""
+    import app.ui.screens.main as main_module
+    import app.ui.widgets.thread_list as thread_list_module
+
+    monkeypatch.setattr(ThreadList, "MAX_ROWS", 30)
+    monkeypatch.setattr(main_module, "PAGE_SIZE", 10)
+    monkeypatch.setattr(thread_list_module, "PREFETCH_ROWS", 3)
+    metadata = tag()
+    client = get_client(url=server_url)
+    for n in range(80):  # one at a time: distinct updated_at, so the order is the same on every fetch
+        await client.threads.create(graph_id="agent", metadata={**metadata, "title": f"{'odd' if n % 2 else 'even'} {n}"})
+    found = await client.threads.search(metadata=metadata, sort_by="updated_at", sort_order="desc", limit=100)
+    order = [t["thread_id"] for t in found if word in t["metadata"]["title"]]
+    total = "80" if not word else "?"
+
+    app = make_app(server_url)
+    async with app.run_test(size=(140, 18)) as pilot:  # a list of 7 rows: the window is four screens
+        await wait_ready(pilot)
+        screen, threads = app.screen, thread_list(app)
+        await search(pilot, f"suite={metadata['suite']} {word}")
+        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads][:10] == order[:10], what="first page")
+        threads.focus()
+        threads.highlighted = 0
+        await wait_for(pilot, lambda: screen.thread_id == order[0], what="first thread open")
+
+        refills: list[tuple[tuple, tuple]] = []
+        real_refill = threads._refill
+
+        def where() -> tuple:
+            if threads.highlighted is None:
+                return (None, None)
+            return (threads.highlighted_thread_id, threads._index_to_line[threads.highlighted] - threads.scroll_y)
+
+        def refill() -> None:
+            before = where()
+            real_refill()
+            refills.append((before, where()))
+
+        monkeypatch.setattr(threads, "_refill", refill)
+
+        async def step(key: str, position: int) -> None:
+            await pilot.press(key)
+            await wait_for(pilot, lambda: not screen._loading_more and not screen._loading_earlier, what="pages")
+            assert threads.highlighted_thread_id == order[position]
+            assert len(threads.threads) <= 30
+
+        for position in range(1, len(order)):
+            await step("down", position)
+        await wait_for(pilot, lambda: threads.exhausted, what="the last page")
+        assert [t.thread_id for t in threads.threads] == order[-len(threads.threads):]
+        assert not threads.window.at_top
+        assert f"{len(order)} of {total} threads" in str(screen.query_one("#thread-counts").visual)
+        going_down = len(refills)
+        assert going_down > 0
+
+        for position in reversed(range(len(order) - 1)):
+            await step("up", position)
+        await wait_for(pilot, lambda: threads.window.at_top, what="the top again")
+        assert [t.thread_id for t in threads.threads] == order[: len(threads.threads)]
+        assert len(refills) > going_down
+        assert all(before == after for before, after in refills), refills
+        assert f"{len(threads.threads)} of {total} threads" in str(screen.query_one("#thread-counts").visual)
+        await wait_for(pilot, lambda: screen.thread_id == order[0], what="the first thread open again")
+
+        await pilot.press("end")
+        await wait_for(pilot, lambda: not threads.window.at_top, what="the top dropped")
+        await pilot.press("home")
+        await wait_for(pilot, lambda: threads.window.at_top and threads.highlighted == 0, what="home")
+        assert threads.highlighted_thread_id == order[0]
+        await wait_for(pilot, lambda: screen.thread_id == order[0], what="the first thread open")
+
+
 async def test_filter_by_status_and_metadata(server_url):
     metadata = tag()
     client = get_client(url=server_url)

@@ -108,8 +108,8 @@ class MainScreen(Screen):
         self.thread_state: ThreadState | None = None
         self.run_id: str | None = None
         self.drafts: dict[str, str] = {}
-        self._offset = 0
         self._loading_more = False
+        self._loading_earlier = False
         self._quiet_open = False
         self._opens = 0
         """Counts thread opens, so a status poll that began before an open drops its stale row."""
@@ -260,8 +260,9 @@ class MainScreen(Screen):
         self.thread_list.focus()
 
     @work(exclusive=True, group="threads")
-    async def load_threads(self) -> None:
-        """Load the first page for the current filter and sort (a new search cancels this)."""
+    async def load_threads(self, first: bool = False) -> None:
+        """Load the first page for the current filter and sort (a new search cancels this);
+        `first` highlights its first row (home, when that row had been dropped)."""
         backend = self.app.backend
         if backend is None:
             return
@@ -274,8 +275,7 @@ class MainScreen(Screen):
             shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
             if not self.is_attached:
                 return  # the app is closing (or ctrl+o replaced this screen)
-            self._offset = offset
-            self.thread_list.set_threads(shown, exhausted=exhausted)
+            self.thread_list.set_threads(shown, exhausted=exhausted, end=offset)
             total = await count_task if backend.capabilities.count else None
         except BackendError as error:
             self.report(error, "Loading threads")
@@ -288,6 +288,8 @@ class MainScreen(Screen):
         self.sidebar.show_counts(len(shown), total if not flt.is_local else None, note)
         if self.thread_id is None and shown and self.thread_list.highlighted is None:
             self._quiet_open = True  # show the newest thread, but do not pop its question up
+            self.thread_list.highlighted = 0
+        elif first and shown:
             self.thread_list.highlighted = 0
 
     async def _fetch_filled(
@@ -308,6 +310,26 @@ class MainScreen(Screen):
                 break
         return shown, offset, False
 
+    async def _fetch_range(self, flt: ThreadFilter, start: int, end: int) -> list[ThreadSummary]:
+        """The rows of server offsets `start` to `end` that match the filter."""
+        backend = self.app.backend
+        assert backend is not None
+        sort_by, order, _ = self.sidebar.sort
+        shown: list[ThreadSummary] = []
+        for offset in range(start, end, PAGE_SIZE):
+            page = await backend.search_threads(flt.query(sort_by, order, min(PAGE_SIZE, end - offset), offset))
+            shown.extend(t for t in page if flt.matches(t))
+        return shown
+
+    async def _show_counts(self, flt: ThreadFilter) -> None:
+        """"N of M threads" once the rows moved; N counts down to the last row held."""
+        if self.query_one("#thread-counts", Static).visual is None:
+            return
+        total = None if flt.is_local else await self.app.backend.count_threads(  # type: ignore[union-attr]
+            flt.query(*self.sidebar.sort[:2], 1, 0)
+        )
+        self.sidebar.show_counts(self.thread_list.window.last_row_number, total, "filtered here" if flt.is_local else "")
+
     @on(ThreadList.NeedMore)
     def need_more(self) -> None:
         if not self._loading_more:
@@ -317,22 +339,44 @@ class MainScreen(Screen):
     @work(exclusive=True, group="more-threads")
     async def load_more_threads(self) -> None:
         try:
-            flt = self.filter
-            shown, offset, exhausted = await self._fetch_filled(flt, self._offset, PAGE_SIZE)
-            if flt is not self.filter:
-                return  # the search changed while this page was in flight
-            self._offset = offset
-            self.thread_list.append_threads(shown, exhausted=exhausted)
-            counts = self.query_one("#thread-counts", Static)
-            if counts.visual is not None:
-                total = None if flt.is_local else await self.app.backend.count_threads(  # type: ignore[union-attr]
-                    flt.query(*self.sidebar.sort[:2], 1, 0)
-                )
-                self.sidebar.show_counts(len(self.thread_list.threads), total, "filtered here" if flt.is_local else "")
+            flt, start = self.filter, self.thread_list.window.end
+            shown, offset, exhausted = await self._fetch_filled(flt, start, PAGE_SIZE)
+            if flt is not self.filter or not self.thread_list.append_threads(
+                shown, start=start, end=offset, exhausted=exhausted
+            ):
+                return  # the search, or the rows held, changed while this page was in flight
+            await self._show_counts(flt)
         except BackendError as error:
             self.report(error, "Loading more threads")
         finally:
             self._loading_more = False
+
+    @on(ThreadList.NeedEarlier)
+    def need_earlier(self) -> None:
+        if not self._loading_earlier:
+            self._loading_earlier = True
+            self.load_earlier_threads()
+
+    @work(exclusive=True, group="earlier-threads")
+    async def load_earlier_threads(self) -> None:
+        """Fetch again the rows above the list's window (dropped as the user went down)."""
+        try:
+            flt = self.filter
+            while (chunk := self.thread_list.window.earlier()) is not None:
+                rows = await self._fetch_range(flt, chunk.start, chunk.end)
+                if flt is not self.filter or not self.thread_list.prepend_threads(rows, chunk):
+                    return  # the search, or the rows held, changed while these were in flight
+                if rows:
+                    break  # else a local filter matched none of them: on to the chunk above
+            await self._show_counts(flt)
+        except BackendError as error:
+            self.report(error, "Loading earlier threads")
+        finally:
+            self._loading_earlier = False
+
+    @on(ThreadList.NeedFirst)
+    def need_first(self) -> None:
+        self.load_threads(first=True)
 
     async def poll_statuses(self) -> None:
         """Keep statuses fresh while runs happen on other threads (one light request)."""
@@ -343,7 +387,7 @@ class MainScreen(Screen):
         opens = self._opens
         try:
             fresh = await backend.search_threads(
-                self.filter.query(*self.sidebar.sort[:2], min(len(rows), 100), 0)
+                self.filter.query(*self.sidebar.sort[:2], min(len(rows), 100), self.thread_list.poll_offset)
             )
         except BackendError:
             return  # the connection indicator reports outages; polling stays quiet

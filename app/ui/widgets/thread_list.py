@@ -1,7 +1,9 @@
 """The thread list (#thread-list): one OptionList row per thread, paged from the server.
 
 An OptionList renders only the rows on screen, so 10,000 threads cost no widgets. When
-the user nears the end of what is loaded, the list asks for the next page.
+the user nears the end of what is loaded, the list asks for the next page. It holds at
+most MAX_ROWS rows (a ThreadWindow): a page added at one end drops rows at the other, and
+nearing the top of the window asks for the dropped rows above again.
 
 A row is always two lines, cut to the list's width in terminal cells (a CJK character or
 an emoji takes two), so a long or wide title never wraps into a third line.
@@ -17,9 +19,10 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from app.models import ThreadSummary
+from app.thread_window import Chunk, ThreadWindow
 from app.ui.text import clean, one_line, relative_time
 
 PREFETCH_ROWS = 15
@@ -61,10 +64,20 @@ class ThreadList(OptionList):
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
     ]
+    MAX_ROWS = 1000
+    """Rows held at most (about 5 KB each with their prompt and line caches)."""
 
     @dataclass
     class NeedMore(Message):
         """The user is near the end of the loaded rows."""
+
+    @dataclass
+    class NeedEarlier(Message):
+        """The user is near the top of the rows, and rows above them were dropped."""
+
+    @dataclass
+    class NeedFirst(Message):
+        """The user asked for the first row (home), which was dropped."""
 
     @dataclass
     class Chosen(Message):
@@ -75,29 +88,85 @@ class ThreadList(OptionList):
     def __init__(self, clock: Callable[[], datetime] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.clock = clock or (lambda: datetime.now(timezone.utc))
-        self.threads: list[ThreadSummary] = []
-        self.exhausted = False
+        self.window = ThreadWindow(self.MAX_ROWS)
         self.waiting: set[str] = set()
+        self._lost: str | None = None
+        """The highlighted thread while its row is dropped: highlighted again when it is back."""
         self._built_width: int | None = None
         """The width the rows were cut for."""
 
-    def set_threads(self, threads: Iterable[ThreadSummary], *, exhausted: bool) -> None:
+    @property
+    def threads(self) -> list[ThreadSummary]:
+        """The rows held, as the options show them."""
+        return self.window.threads
+
+    @property
+    def exhausted(self) -> bool:
+        return self.window.exhausted
+
+    def set_threads(self, threads: Iterable[ThreadSummary], *, exhausted: bool, end: int | None = None) -> None:
+        """The server's first rows, offsets 0 to `end`; without `end`, the same rows
+        rearranged by the app (a thread it created put on top)."""
         keep = self.highlighted_thread_id
-        self.threads = list(threads)
-        self.exhausted = exhausted
+        if end is None:
+            self.window.replace(list(threads))
+            self.window.exhausted = exhausted
+        else:
+            self.window.reset(list(threads), end, exhausted)
+        self._lost = None
         self.clear_options()
         now = self.clock()
         self.add_options(Option(self._row(t, now), id=t.thread_id) for t in self.threads)
         if keep is not None and keep in {t.thread_id for t in self.threads}:
             self.highlighted = self.get_option_index(keep)
 
-    def append_threads(self, threads: Iterable[ThreadSummary], *, exhausted: bool) -> None:
+    def append_threads(self, threads: Iterable[ThreadSummary], *, start: int, end: int, exhausted: bool) -> bool:
+        """Add the rows of server offsets `start` to `end` below; False when the rows
+        no longer end at `start` (they changed while the page was fetched)."""
+        change = self.window.append(list(threads), start, end, exhausted)
+        if change is None:
+            return False
+        fresh, dropped = change
+        if dropped:
+            self._refill()
+        else:
+            now = self.clock()
+            self.add_options(Option(self._row(t, now), id=t.thread_id) for t in fresh)
+        return True
+
+    def prepend_threads(self, threads: Iterable[ThreadSummary], chunk: Chunk) -> bool:
+        """Put back above the rows of `chunk` (window.earlier()); False when it is no
+        longer the chunk just above (the rows changed while it was fetched)."""
+        if self.window.prepend(list(threads), chunk) is None:
+            return False
+        self._refill()
+        return True
+
+    def _refill(self) -> None:
+        """Rebuild the options from `threads` after rows came or went at the ends, keeping
+        the highlighted row (else the row at the top of the screen) where it was."""
+        keep = self.highlighted_thread_id or self._lost
+        index = self.highlighted if self.highlighted is not None else self._top_row()
+        line = None if index is None else self._index_to_line.get(index)
+        anchor = None if line is None else self.get_option_at_index(index).id
+        offset = 0.0 if line is None else self.scroll_y - line
         now = self.clock()
-        known = {t.thread_id for t in self.threads}
-        fresh = [t for t in threads if t.thread_id not in known]
-        self.threads.extend(fresh)
-        self.exhausted = exhausted
-        self.add_options(Option(self._row(t, now), id=t.thread_id) for t in fresh)
+        held = self._id_to_option
+        options = [held.get(t.thread_id) or Option(self._row(t, now), id=t.thread_id) for t in self.threads]
+        # The same row stays highlighted: no Chosen (it would open it again), no paging.
+        with self.prevent(OptionList.OptionHighlighted, self.NeedMore, self.NeedEarlier):
+            self.set_options(options)
+            index = self._index(keep)
+            self._lost = keep if index is None else None
+            self.highlighted = index
+            if (line := self._index_to_line.get(self._index(anchor))) is not None:
+                self.scroll_y = line + offset
+
+    def _index(self, thread_id: str | None) -> int | None:
+        try:
+            return self.get_option_index(thread_id) if thread_id else None
+        except OptionDoesNotExist:
+            return None
 
     def update_thread(self, thread: ThreadSummary) -> None:
         """Redraw one row in place (a status or title changed)."""
@@ -136,7 +205,7 @@ class ThreadList(OptionList):
     def remove_thread(self, thread_id: str) -> None:
         for index, held in enumerate(self.threads):
             if held.thread_id == thread_id:
-                del self.threads[index]
+                self.window.remove(index)
                 self.remove_option(thread_id)
                 return
 
@@ -152,8 +221,21 @@ class ThreadList(OptionList):
     def thread(self, thread_id: str) -> ThreadSummary | None:
         return next((t for t in self.threads if t.thread_id == thread_id), None)
 
+    def _top_row(self) -> int | None:
+        """The index of the row at the top of the screen."""
+        lines = self._lines if self.option_count else []
+        return lines[min(int(self.scroll_y), len(lines) - 1)][0] if lines else None
+
+    @property
+    def poll_offset(self) -> int:
+        """The server offset to poll statuses from: the chunk of the row at the top of the screen."""
+        return self.window.chunk_start(self._top_row() or 0)
+
     def _wants_more(self) -> bool:
         return not self.exhausted and bool(self.threads)
+
+    def _wants_earlier(self) -> bool:
+        return not self.window.at_top
 
     def watch_highlighted(self, highlighted: int | None) -> None:
         super().watch_highlighted(highlighted)
@@ -161,11 +243,34 @@ class ThreadList(OptionList):
             return
         if self._wants_more() and highlighted >= self.option_count - PREFETCH_ROWS:
             self.post_message(self.NeedMore())
+        if self._wants_earlier() and highlighted < PREFETCH_ROWS:
+            self.post_message(self.NeedEarlier())
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        if self._wants_more() and new >= self.max_scroll_y - self.size.height:
+        # Only towards an edge: in a window a few screens tall, both edges are near.
+        if new > old and self._wants_more() and new >= self.max_scroll_y - self.size.height:
             self.post_message(self.NeedMore())
+        if new < old and self._wants_earlier() and new <= self.size.height:
+            self.post_message(self.NeedEarlier())
+
+    def action_cursor_up(self) -> None:
+        if self.highlighted == 0 and self._wants_earlier():
+            self.post_message(self.NeedEarlier())  # rows above are coming: no wrapping to the last
+        else:
+            super().action_cursor_up()
+
+    def action_cursor_down(self) -> None:
+        if self.highlighted == self.option_count - 1 and self._wants_more():
+            self.post_message(self.NeedMore())  # rows below are coming: no wrapping to the first
+        else:
+            super().action_cursor_down()
+
+    def action_first(self) -> None:
+        if self._wants_earlier():
+            self.post_message(self.NeedFirst())
+        else:
+            super().action_first()
 
     def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list is self and event.option.id:
