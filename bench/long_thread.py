@@ -21,7 +21,6 @@ from langgraph_sdk import get_client
 
 from bench.common import (
     running,
-    TERMINAL,
     Probe,
     cli,
     emit,

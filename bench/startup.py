@@ -114,8 +114,6 @@ def baseline_once() -> float:
 
 async def in_process_once() -> dict:
     """From ThreadbenchApp() (embedded mode) to the main screen answering a key."""
-    import asyncio
-
     from app.config import Settings
     from app.ui.app import ThreadbenchApp
     from app.ui.screens.main import MainScreen

@@ -23,7 +23,6 @@ from langgraph_sdk import get_client
 
 from bench.common import (
     running,
-    TERMINAL,
     Probe,
     StallMeter,
     cli,

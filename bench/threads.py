@@ -25,7 +25,6 @@ from langgraph_sdk import get_client
 from bench.common import (
     running,
     POLL,
-    TERMINAL,
     Probe,
     cli,
     emit,

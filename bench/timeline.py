@@ -21,7 +21,6 @@ from langgraph_sdk import get_client
 
 from bench.common import (
     running,
-    TERMINAL,
     Probe,
     cli,
     emit,
@@ -80,7 +79,7 @@ async def main(args) -> list:
     steps: list[float] = []
     marked: list[float] = []
     app = make_app(args.url, wrap_backend=wrap)
-    async with running(app) as pilot:
+    async with running(app):
         screen = app.screen
         await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
         await settle(app, 0.5)

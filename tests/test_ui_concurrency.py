@@ -11,9 +11,8 @@ from langgraph_sdk import get_client
 
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
-from app.ui.widgets.message_views import AIMessageView
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for, wait_ready
+from ui_support import TERMINAL, ai_texts, make_app, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -28,9 +27,6 @@ async def two_threads(url: str) -> tuple[str, str, str]:
     await client.threads.update_state(second["thread_id"], {"messages": [{"type": "human", "content": "quiet thread"}]}, as_node="title")
     return suite, first["thread_id"], second["thread_id"]
 
-
-def ai_texts(app) -> list[str]:
-    return [v.markdown.text for v in app.screen.query(AIMessageView)]
 
 
 async def show(pilot, suite: str, thread_id: str) -> None:

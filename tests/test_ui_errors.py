@@ -22,11 +22,8 @@ from app.ui.screens.main import MainScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import FIXED_NOW, TERMINAL, make_app, screen_text, wait_for, wait_ready
+from ui_support import FIXED_NOW, TERMINAL, make_app, screen_text, tag, wait_for, wait_ready
 
-
-def tag() -> dict[str, str]:
-    return {"suite": uuid.uuid4().hex[:10]}
 
 
 def thread_ids(app) -> list[str]:

@@ -15,17 +15,13 @@ from langgraph_sdk import get_client
 from app.ui.screens.confirm import ConfirmScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.screens.prompt import PromptScreen
-from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
-from app.ui.widgets.message_views import AIMessageView, ToolCallView
+from app.ui.widgets.message_views import ToolCallView
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for, wait_ready
+from ui_support import TERMINAL, ai_texts, make_app, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
-
-def tag() -> dict[str, str]:
-    return {"suite": uuid.uuid4().hex[:10]}
 
 
 async def seed_threads(url: str, metadata: dict, count: int, **values) -> list[str]:
@@ -66,9 +62,6 @@ async def open_fresh_thread(pilot, url: str) -> str:
     await pilot.pause()
     return thread["thread_id"]
 
-
-def ai_texts(app) -> list[str]:
-    return [view.markdown.text for view in app.screen.query(AIMessageView)]
 
 
 def thread_list(app) -> ThreadList:

@@ -10,7 +10,6 @@ import pkgutil
 import stat
 import tempfile
 import tomllib
-import uuid
 from pathlib import Path
 
 import pytest
@@ -32,7 +31,7 @@ from app.ui.screens.main import MainScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import FIXED_NOW, TERMINAL, wait_for
+from ui_support import FIXED_NOW, TERMINAL, tag, wait_for
 
 MESSAGES = [
     {"type": "human", "id": "p1", "content": "Where do penguins live?"},
@@ -46,9 +45,6 @@ MESSAGES = [
     {"type": "ai", "id": "p4", "content": "Mostly in the **Southern Hemisphere**."},
 ]
 
-
-def tag() -> dict[str, str]:
-    return {"suite": uuid.uuid4().hex[:10]}
 
 
 def make(url: str | None, **settings) -> ThreadbenchApp:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import uuid
 
-import httpx
-
 from app.backends.tenxgraph import TenXGraphBackend
 from app.models import RunRequest
 from app.ui.screens.confirm import ConfirmScreen
@@ -13,9 +11,8 @@ from app.ui.screens.human_input import HumanInputScreen
 from app.ui.screens.message_log import MessageLogScreen
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.inspector import Inspector
-from app.ui.widgets.message_views import AIMessageView
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for, wait_ready
+from ui_support import TERMINAL, ai_texts, make_app, wait_for, wait_ready
 
 
 def make_10x_app(url: str):
@@ -35,9 +32,6 @@ async def seed_thread(url: str, text: str) -> str:
         await backend.close()
     return thread_id
 
-
-def ai_texts(app) -> list[str]:
-    return [view.markdown.text for view in app.screen.query(AIMessageView)]
 
 
 async def open_10x(pilot, thread_id: str) -> None:

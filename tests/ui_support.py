@@ -116,3 +116,10 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
     if app.screen.thread_id != thread_id:
         threads.highlighted = 0
     await wait_for(pilot, lambda: app.screen.thread_id == thread_id, what="the thread opened")
+
+
+def ai_texts(app) -> list[str]:
+    """The text of every AI reply the chat shows."""
+    from app.ui.widgets.message_views import AIMessageView
+
+    return [view.markdown.text for view in app.screen.query(AIMessageView)]

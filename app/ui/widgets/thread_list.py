@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from app.models import ThreadSummary
 from app.thread_window import Chunk, ThreadWindow
-from app.ui.text import clean, one_line, relative_time
+from app.ui.text import one_line, relative_time
 
 PREFETCH_ROWS = 15
 DEFAULT_ROW_WIDTH = 35
