@@ -26,6 +26,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static, TextArea
 
 from app.models import ThreadState
+from app.ui.screens.submitting import refusal_of
 from app.ui.text import clean
 
 Submit = Callable[[dict[str, Any], str | None], Awaitable[str | None]]
@@ -181,16 +182,12 @@ class EditStateScreen(ModalScreen[EditResult | None]):
     @work(exclusive=True, group="edit-state")
     async def send(self, values: dict[str, Any], as_node: str | None) -> None:
         self.sending = True
-        button = self.query_one("#edit-state-send", Button)
-        button.disabled = True
-        self.query_one("#edit-state-error", Static).update(Content.styled("Sending…", "$text-muted"))
         try:
-            refusal = await self.submit(values, as_node)
-        except Exception as error:  # the callback should return text, but never lose the edit
-            refusal = f"{type(error).__name__}: {error}"
+            refusal = await refusal_of(
+                self, "#edit-state-send", "#edit-state-error", "Sending…", lambda: self.submit(values, as_node)
+            )
         finally:
             self.sending = False
-            button.disabled = False
         if refusal:
             self.show_error(f"The server refused the update: {refusal}")
             self.editor.focus()

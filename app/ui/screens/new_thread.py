@@ -24,6 +24,7 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from app.models import Assistant
 from app.run_options import assistant_value
+from app.ui.screens.submitting import refusal_of
 from app.ui.text import clean
 from app.ui.widgets.safe_input import SafeInput
 
@@ -144,16 +145,12 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
     @work(exclusive=True, group="new-thread")
     async def send(self, request: NewThreadRequest) -> None:
         self.sending = True
-        button = self.query_one("#new-thread-create", Button)
-        button.disabled = True
-        self.query_one("#new-thread-error", Static).update(Content.styled("Creating…", "$text-muted"))
         try:
-            refusal = await self.submit(request)
-        except Exception as error:  # the callback should return text, but never lose what was typed
-            refusal = f"{type(error).__name__}: {error}"
+            refusal = await refusal_of(
+                self, "#new-thread-create", "#new-thread-error", "Creating…", lambda: self.submit(request)
+            )
         finally:
             self.sending = False
-            button.disabled = False
         if refusal:
             self.show_error(f"The server did not create the thread: {refusal}")
             return
