@@ -20,6 +20,8 @@ pytestmark = pytest.mark.server
 TOOLS_THREAD = "00000000-0000-4000-8000-000000000001"
 LONG_THREAD = "00000000-0000-4000-8000-000000000002"
 OTHER_THREAD = "00000000-0000-4000-8000-000000000003"
+PAST_THREAD = "00000000-0000-4000-8000-000000000004"
+"""Two checkpoints, tagged apart from the others (their list stays three threads)."""
 
 TOOLS_MESSAGES = [
     {"type": "human", "id": "m1", "content": "Plan a small research report on penguins"},
@@ -71,6 +73,12 @@ async def seed(url: str) -> None:
         long_messages.append({"type": "ai", "id": f"a{i}", "content": f"Answer number {i}: **fine**."})
     await client.threads.update_state(LONG_THREAD, {"messages": long_messages, "title": "A very long thread"}, as_node="title")
     await client.threads.update_state(TOOLS_THREAD, TOOLS_VALUES, as_node="title")
+    await client.threads.create(thread_id=PAST_THREAD, metadata={"suite": "snap-past"}, graph_id="agent")
+    for n, answer in ((1, "The first answer."), (2, "The second answer, which the past view does not show.")):
+        await client.threads.update_state(PAST_THREAD, {"messages": [
+            {"type": "human", "id": f"p{n}q", "content": f"Question {n}"},
+            {"type": "ai", "id": f"p{n}a", "content": answer},
+        ], "title": "Two checkpoints"}, as_node="title")
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +195,63 @@ def test_cancel_run_screen(seeded, snap_compare):
     async def run_before(pilot):
         await open_thread(pilot, OTHER_THREAD)
         pilot.app.push_screen(CancelRunScreen())
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_new_thread_refused_keeps_what_was_typed(seeded, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, TOOLS_THREAD)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "NewThreadScreen")
+        dialog = app.screen
+        dialog.query_one("#new-thread-id").value = OTHER_THREAD  # in use: the server refuses it
+        dialog.query_one("#new-thread-metadata").load_text('{"team": "research"}')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "did not create" in dialog.error_text, what="the refusal")
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_past_view_of_the_chat(seeded, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await wait_ready(pilot)
+        screen = app.screen
+        screen.query_one("#thread-search").value = "suite=snap-past"
+        threads = screen.query_one("#thread-list", ThreadList)
+        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [PAST_THREAD], what="the thread")
+        threads.highlighted = 0
+        threads.focus()
+        await wait_for(pilot, lambda: len(screen.inspector.timeline.model.rows) >= 2, what="the timeline")
+        await pilot.press("left_square_bracket")
+        await wait_for(pilot, lambda: screen.inspector.is_past_view, what="the past view")
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def long_reply() -> str:
+    """About 9,000 characters of Markdown: blocks above the last two are built when seen."""
+    sections = []
+    for n in range(12):
+        sections.append(f"## Part {n}\n\nThis part explains step {n} of the plan in a few plain words.\n\n"
+                        + "".join(f"- point {n}.{i}: checked\n" for i in range(8))
+                        + f"\nSo step {n} is done, and the next one starts from its notes.\n")
+    return "\n".join(sections)
+
+
+def test_long_reply_opened_at_its_end(seeded, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, OTHER_THREAD)
+        await app.screen.chat.show_messages([
+            ChatMessage(id="q", type="human", text="Write the whole plan out"),
+            ChatMessage(id="r", type="ai", text=long_reply()),
+        ])
         await pilot.pause(0.3)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

@@ -75,7 +75,7 @@ def screen_text(app) -> str:
 
 class StableCheckpointIds:
     """The real backend, with the server's time-based checkpoint ids replaced by ids made
-    from the thread and step, so snapshots are the same every run. Everything else is
+    from the thread and step, and its times by FIXED_NOW, so snapshots are the same every run. Everything else is
     passed through untouched."""
 
     def __init__(self, backend) -> None:
@@ -88,7 +88,7 @@ class StableCheckpointIds:
     @staticmethod
     def _stable(state):
         step = state.step if state.step is not None else "x"
-        ids = {"checkpoint_id": f"{state.thread_id[-4:]}-step-{step}", "parent_checkpoint_id": ""}
+        ids = {"checkpoint_id": f"{state.thread_id[-4:]}-step-{step}", "parent_checkpoint_id": "", "created_at": FIXED_NOW}
         return state.model_copy(update=ids)
 
     async def get_state(self, thread_id, checkpoint_id=None):
