@@ -303,6 +303,23 @@ async def test_new_thread_with_custom_id_and_metadata(server_url):
     assert thread["metadata"]["suite"] == metadata["suite"]
 
 
+async def test_a_created_thread_counts_in_the_list(server_url):
+    metadata = tag()
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await search(pilot, f"suite={metadata['suite']}")
+        counts = app.screen.query_one("#thread-counts")
+        await wait_for(pilot, lambda: str(counts.visual).startswith("0 of 0"), what="an empty list")
+        thread_list(app).focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
+        app.screen.query_one("#new-thread-metadata").load_text(f'{{"suite": "{metadata["suite"]}"}}')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(thread_list(app).threads) == 1, what="the new row")
+        await wait_for(pilot, lambda: str(counts.visual).startswith("1 of 1"), what=f"the counts, not {counts.visual}")
+
+
 async def test_run_options_from_the_schema_reach_the_agent(server_url):
     from app.ui.screens.run_options import RunOptionsScreen
 

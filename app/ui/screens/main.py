@@ -8,6 +8,7 @@ older one that it makes moot (a search keystroke, opening another thread).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from typing import TYPE_CHECKING
 
@@ -329,6 +330,12 @@ class MainScreen(Screen):
             flt.query(*self.sidebar.sort[:2], 1, 0)
         )
         self.sidebar.show_counts(self.thread_list.window.last_row_number, total, "filtered here" if flt.is_local else "")
+
+    @work(exclusive=True, group="counts", exit_on_error=False)
+    async def refresh_counts(self) -> None:
+        """"N of M threads" after the app added a row itself (a thread it created)."""
+        with contextlib.suppress(BackendError):  # outages are the connection indicator's to tell
+            await self._show_counts(self.filter)
 
     @on(ThreadList.NeedMore)
     def need_more(self) -> None:
@@ -751,6 +758,7 @@ class MainScreen(Screen):
                 self.thread_id = thread_id
                 self.thread_list.set_threads([summary, *self.thread_list.threads], exhausted=self.thread_list.exhausted)
                 self.thread_list.highlighted = 0
+                self.refresh_counts()
                 await self.chat.show_messages([])
                 self.show_header(ThreadState(thread_id=thread_id), summary)
         except BackendError as error:
@@ -1107,6 +1115,7 @@ class MainScreen(Screen):
         self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
         # Highlighting posts Chosen(summary), which opens it (thread_chosen), in order.
         self.thread_list.highlighted = 0
+        self.refresh_counts()
 
     def _selected(self) -> ThreadSummary | None:
         thread_id = self.thread_list.highlighted_thread_id
