@@ -17,7 +17,7 @@ import sys
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,14 +101,25 @@ def ms(seconds: float) -> float:
 # -- the app -----------------------------------------------------------------------------------
 
 
-def make_app(url: str, wrap_backend: Callable | None = None):
-    """The real app on `url`, the way tests/ui_support.make_app builds it (fresh data dir)."""
+def make_app(url: str, probe: bool = False):
+    """The real app on `url`, the way tests/ui_support.make_app builds it (fresh data dir);
+    with `probe`, its backend is wrapped in a Probe (then `app.backend` is the probe)."""
     from app.config import Settings
     from app.ui.app import ThreadbenchApp
 
     settings = Settings(url=url, data_dir=Path(tempfile.mkdtemp(prefix="tb-bench-")))
-    kwargs = {"wrap_backend": wrap_backend} if wrap_backend else {}
+    kwargs = {"wrap_backend": Probe} if probe else {}
     return ThreadbenchApp(settings, backend_kind="langgraph", **kwargs)
+
+
+async def timed_ms(call: Callable[[], Awaitable[object]], times: int = 5) -> list[float]:
+    """How long `await call()` takes, `times` times over (the bare SDK's side of a target)."""
+    result = []
+    for _ in range(times):
+        start = now()
+        await call()
+        result.append(ms(now() - start))
+    return result
 
 
 async def wait_until(predicate: Callable[[], object], timeout: float = 30.0, what: str = "") -> float:

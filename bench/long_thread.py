@@ -21,7 +21,6 @@ from langgraph_sdk import get_client
 
 from bench.common import (
     running,
-    Probe,
     cli,
     emit,
     make_app,
@@ -31,6 +30,7 @@ from bench.common import (
     painted,
     rss_mb,
     settle,
+    timed_ms,
     verdict,
     wait_until,
 )
@@ -76,25 +76,15 @@ async def main(args) -> list:
 
     client = get_client(url=args.url)
     thread_id = await seed(client)
-    sdk = []
-    for _ in range(5):
-        start = now()
-        await client.threads.get_state(thread_id)
-        sdk.append(ms(now() - start))
-
-    probe: Probe | None = None
-
-    def wrap(backend):
-        nonlocal probe
-        probe = Probe(backend)
-        return probe
+    sdk = await timed_ms(lambda: client.threads.get_state(thread_id))
 
     opens: list[float] = []
     scrolls: list[float] = []
-    app = make_app(args.url, wrap_backend=wrap)
+    app = make_app(args.url, probe=True)
     async with running(app):
         screen = app.screen
         await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
+        probe = app.backend
         await settle(app, 0.5)
         chat = screen.chat
         for _ in range(3 if args.quick else 5):

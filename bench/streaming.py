@@ -105,23 +105,16 @@ async def main(args) -> list:
     client = get_client(url=args.url)
     sdk_runs: list[dict] = []
     app_runs: list[dict] = []
-    probe: Probe | None = None
-
-    def wrap(backend):
-        nonlocal probe
-        probe = Probe(backend)
-        return probe
-
     # One SDK run first: the reply's last words, and a warm server.
     warm = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
     first = await sdk_run(client, warm["thread_id"])
     tail = first["text"].rstrip()[-60:]
 
-    app = make_app(args.url, wrap_backend=wrap)
+    app = make_app(args.url, probe=True)
     async with running(app):
         await wait_until(lambda: app.backend is not None, what="backend")
         await settle(app, 0.5)
-        assert probe is not None
+        probe = app.backend
         for _ in range(reps):
             thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
             sdk_runs.append(await sdk_run(client, thread["thread_id"]))

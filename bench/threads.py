@@ -25,7 +25,6 @@ from langgraph_sdk import get_client
 from bench.common import (
     running,
     POLL,
-    Probe,
     cli,
     emit,
     make_app,
@@ -94,16 +93,9 @@ async def main(args) -> list:
     seconds = await seed(client, tag)
     total = await client.threads.count()
 
-    probe: Probe | None = None
-
-    def wrap(backend):
-        nonlocal probe
-        probe = Probe(backend)
-        return probe
-
     sdk_pages = [await sdk_first_page(client) for _ in range(5)]
 
-    app = make_app(args.url, wrap_backend=wrap)
+    app = make_app(args.url, probe=True)
     ready_at: list[float] = []
 
     async def watch_ready() -> None:
@@ -122,6 +114,7 @@ async def main(args) -> list:
         first_shown = await painted(app)
         await watcher
         first_page = ms(first_shown - ready_at[0])
+        probe = app.backend
         await settle(app, 0.5)
 
         # -- search as you type ------------------------------------------------------------------

@@ -21,7 +21,6 @@ from langgraph_sdk import get_client
 
 from bench.common import (
     running,
-    Probe,
     cli,
     emit,
     make_app,
@@ -30,6 +29,7 @@ from bench.common import (
     now,
     painted,
     settle,
+    timed_ms,
     verdict,
     wait_until,
 )
@@ -62,26 +62,16 @@ async def main(args) -> list:
 
     client = get_client(url=args.url)
     thread_id, seconds = await seed(client)
-    sdk_page = []
-    for _ in range(5):
-        start = now()
-        await client.threads.get_history(thread_id, limit=HISTORY_PAGE)
-        sdk_page.append(ms(now() - start))
-
-    probe: Probe | None = None
-
-    def wrap(backend):
-        nonlocal probe
-        probe = Probe(backend)
-        return probe
+    sdk_page = await timed_ms(lambda: client.threads.get_history(thread_id, limit=HISTORY_PAGE))
 
     pages: list[float] = []
     steps: list[float] = []
     marked: list[float] = []
-    app = make_app(args.url, wrap_backend=wrap)
+    app = make_app(args.url, probe=True)
     async with running(app):
         screen = app.screen
         await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
+        probe = app.backend
         await settle(app, 0.5)
         inspector = screen.inspector
         inspector.active = "tab-timeline"
