@@ -111,6 +111,8 @@ class MainScreen(Screen):
         self.drafts: dict[str, str] = {}
         self._loading_more = False
         self._loading_earlier = False
+        self._total: int | None = None
+        """The server's count of threads for the current search (None: unknown, or filtered here)."""
         self._quiet_open = False
         self._opens = 0
         """Counts thread opens, so a status poll that began before an open drops its stale row."""
@@ -285,8 +287,8 @@ class MainScreen(Screen):
             return
         if not self.is_attached:
             return
-        note = "filtered here" if flt.is_local else ""
-        self.sidebar.show_counts(len(shown), total if not flt.is_local else None, note)
+        self._total = None if flt.is_local else total
+        self._show_counts(flt)
         if self.thread_id is None and shown and self.thread_list.highlighted is None:
             self._quiet_open = True  # show the newest thread, but do not pop its question up
             self.thread_list.highlighted = 0
@@ -322,20 +324,18 @@ class MainScreen(Screen):
             shown.extend(t for t in page if flt.matches(t))
         return shown
 
-    async def _show_counts(self, flt: ThreadFilter) -> None:
-        """"N of M threads" once the rows moved; N counts down to the last row held."""
-        if self.query_one("#thread-counts", Static).visual is None:
-            return
-        total = None if flt.is_local else await self.app.backend.count_threads(  # type: ignore[union-attr]
-            flt.query(*self.sidebar.sort[:2], 1, 0)
-        )
-        self.sidebar.show_counts(self.thread_list.window.last_row_number, total, "filtered here" if flt.is_local else "")
+    def _show_counts(self, flt: ThreadFilter) -> None:
+        """"N of M threads": N counts down to the last row held, M is the search's count."""
+        self.sidebar.show_counts(self.thread_list.window.last_row_number, self._total, "filtered here" if flt.is_local else "")
 
     @work(exclusive=True, group="counts", exit_on_error=False)
     async def refresh_counts(self) -> None:
-        """"N of M threads" after the app added a row itself (a thread it created)."""
-        with contextlib.suppress(BackendError):  # outages are the connection indicator's to tell
-            await self._show_counts(self.filter)
+        """"N of M threads" after the app added a row itself (a thread it created): M again."""
+        backend, flt = self.app.backend, self.filter
+        if backend is not None and backend.capabilities.count and not flt.is_local:
+            with contextlib.suppress(BackendError):  # outages are the connection indicator's to tell
+                self._total = await backend.count_threads(flt.query(*self.sidebar.sort[:2], 1, 0))
+        self._show_counts(flt)
 
     @on(ThreadList.NeedMore)
     def need_more(self) -> None:
@@ -352,7 +352,7 @@ class MainScreen(Screen):
                 shown, start=start, end=offset, exhausted=exhausted
             ):
                 return  # the search, or the rows held, changed while this page was in flight
-            await self._show_counts(flt)
+            self._show_counts(flt)
         except BackendError as error:
             self.report(error, "Loading more threads")
         finally:
@@ -375,7 +375,7 @@ class MainScreen(Screen):
                     return  # the search, or the rows held, changed while these were in flight
                 if rows:
                     break  # else a local filter matched none of them: on to the chunk above
-            await self._show_counts(flt)
+            self._show_counts(flt)
         except BackendError as error:
             self.report(error, "Loading earlier threads")
         finally:
