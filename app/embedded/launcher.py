@@ -89,6 +89,32 @@ def _absolute_spec(spec: object, base: Path) -> object:
     return spec  # a module path like "pkg.module:graph"
 
 
+def link_graph_files(config: dict, links: Path) -> dict:
+    """`config` with each graph file reached through a link in `links` with a plain name.
+
+    The server names a graph's module after its file path, dots and all, and a dot in a
+    folder's name (a clone in /tmp/tmp.XyZ, a venv under ~/.local) then breaks the import.
+    Links are relative to the server's working folder (the parent of `links`).
+    """
+    links.mkdir(parents=True, exist_ok=True)
+
+    def linked(spec: object) -> object:
+        if isinstance(spec, dict):
+            return {**spec, "path": linked(spec.get("path", ""))}
+        path, sep, attr = spec.rpartition(":") if isinstance(spec, str) else ("", "", "")
+        if not (sep and path.endswith(".py") and Path(path).is_absolute()):
+            return spec  # a module path like "pkg.module:graph" is imported by name
+        target = Path(path)
+        digest = hashlib.sha1(str(target).encode()).hexdigest()[:8]
+        link = links / f"{re.sub(r'[^A-Za-z0-9_]', '_', target.stem)}_{digest}.py"
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(target)
+        return f"{links.name}/{link.name}:{attr}"
+
+    return {**config, "graphs": {name: linked(spec) for name, spec in config["graphs"].items()}}
+
+
 @dataclass
 class EmbeddedServer:
     data_dir: Path
@@ -120,7 +146,8 @@ class EmbeddedServer:
         server_dir = self.server_dir
         server_dir.mkdir(parents=True, exist_ok=True)
         config_path = server_dir / "langgraph.json"
-        config_path.write_text(json.dumps(graph_config(self.graph, self.config), indent=2))
+        config = link_graph_files(graph_config(self.graph, self.config), server_dir / "graphs")
+        config_path.write_text(json.dumps(config, indent=2))
         self.port = self.port or free_port()
         env = {**os.environ, **QUIET_ENV}
         if not self.persist:
