@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, InvalidThemeError
 from textual.binding import Binding
 from textual.content import Content
@@ -32,6 +32,7 @@ from app.logs import RedactSecrets, log, setup_logging
 from app.models import ThreadState
 from app.run_options import RunOptions
 from app.settings_file import remember_theme
+from app.ui.collector import CHECK_SECONDS, Collector
 from app.ui.commands import ThreadbenchCommands, find_main_screen
 from app.ui.editor import EditorError, edit_in_editor
 from app.ui.screens.confirm import ConfirmScreen
@@ -98,6 +99,7 @@ class ThreadbenchApp(App[None]):
         self.connection_url: str | None = settings.url
         self.connection_profile: str | None = settings.profile
         self._switched = False
+        self.collector = Collector()
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
@@ -123,6 +125,8 @@ class ThreadbenchApp(App[None]):
 
     def on_mount(self) -> None:
         self._server_restarts = 0
+        self.collector.start()
+        self.set_interval(CHECK_SECONDS, self.collector.tick)
         self.apply_config()
         self.set_timer(WARM_UP_AFTER, self.warm_up)
         if self.settings.embedded:
@@ -240,7 +244,13 @@ class ThreadbenchApp(App[None]):
         if self.server is not None:
             self.server.stop()
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseEvent)):
+            self.collector.input_seen()
+        await super().on_event(event)
+
     async def on_unmount(self) -> None:
+        self.collector.stop()
         if self.backend is not None:
             await self.backend.close()
         self.stop_embedded_server()

@@ -820,7 +820,8 @@ class MainScreen(Screen):
             await chat.apply_events(batch)
 
         try:
-            await pump(events, apply)
+            with self.app.collector.busy():
+                await pump(events, apply)
         except BackendError as error:
             self.report(error, doing)
             if not accepted and echo is not None:

@@ -1,0 +1,87 @@
+"""When Python's cyclic garbage collector may pause the app.
+
+A full collection walks every object the collector tracks. Textual gives each rendered line
+seven little caches, so a running app holds 250,000 such objects or more, and walking them
+froze the screen for 100-200 ms at random moments: in the middle of a streamed reply, under
+a keystroke. (Textual itself pauses the collector while it scrolls: PAUSE_GC_ON_SCROLL.)
+
+So: what exists once the app has started (modules, classes, the first screen) is frozen out
+of the walk, and the oldest generation is collected when the user is idle and nothing
+streams, not whenever a count runs over. The young generations are collected as usual:
+they are small and quick. Nothing waits forever: after MAX_DEFER seconds a full collection
+runs even if the app is busy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import time
+from collections.abc import Callable, Iterator
+
+IDLE_SECONDS = 1.0  # no key or mouse event for this long
+CHECK_SECONDS = 2.0  # how often the app asks `tick`
+MAX_DEFER = 60.0
+NEVER = 2**30  # a threshold the oldest generation's count never reaches
+
+
+class Collector:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        collect: Callable[[int], object] = gc.collect,
+        count: Callable[[], tuple[int, int, int]] = gc.get_count,
+    ) -> None:
+        self._clock = clock
+        self._collect = collect
+        self._count = count
+        self._thresholds: tuple[int, int, int] | None = None
+        self._busy = 0
+        self._last_input = self._last_full = clock()
+
+    def start(self) -> None:
+        """Freeze what exists now and take full collections into our hands."""
+        if self._thresholds is not None:
+            return
+        self._thresholds = gc.get_threshold()
+        young, middle, _ = self._thresholds
+        gc.freeze()
+        gc.set_threshold(young, middle, NEVER)
+
+    def stop(self) -> None:
+        """Give the collector back as it was (the app is closing)."""
+        if self._thresholds is None:
+            return
+        gc.set_threshold(*self._thresholds)
+        gc.unfreeze()
+        self._thresholds = None
+
+    def input_seen(self) -> None:
+        self._last_input = self._clock()
+
+    @property
+    def is_busy(self) -> bool:
+        return self._busy > 0
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """While this is open (a reply streams), a full collection waits."""
+        self._busy += 1
+        try:
+            yield
+        finally:
+            self._busy -= 1
+
+    def tick(self) -> bool:
+        """Run a full collection if one is due and now is a good time; True if it ran."""
+        if self._thresholds is None:
+            return False
+        now = self._clock()
+        # The count CPython compares with the threshold: young collections since the last full one.
+        due = self._count()[2] >= self._thresholds[2]
+        idle = not self._busy and now - self._last_input >= IDLE_SECONDS
+        if not due or not (idle or now - self._last_full >= MAX_DEFER):
+            return False
+        self._collect(2)
+        self._last_full = self._clock()
+        return True
