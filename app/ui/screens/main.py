@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from app.backends.base import BackendError, Conflict, NotFound, ServerError, Unauthorized, Unreachable
 from app.human_input import PendingInput, answer_submitter, assistant_for, detect_pending
@@ -41,6 +41,7 @@ from app.ui.screens.run_options import RunOptionsScreen
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.inspector import Inspector
+from app.ui.widgets.key_footer import KeyFooter
 from app.ui.widgets.state_tree import StateTree
 from app.ui.widgets.timeline import Timeline
 from app.ui.widgets.run_status import RunStatus
@@ -135,7 +136,7 @@ class MainScreen(Screen):
                 yield Static(id="run-options")
                 yield Composer(id="composer")
             yield Inspector(id="inspector")
-        yield Footer()
+        yield KeyFooter()
 
     # -- helpers -----------------------------------------------------------------------------
 
