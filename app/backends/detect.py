@@ -9,12 +9,13 @@ except the /v1/graph probe, which still identifies 10xGraph when it answers 401.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
-
-import httpx
+from typing import TYPE_CHECKING, Any, Literal
 
 from app.backends.base import Backend, Invalid, Unreachable
 from app.config import api_key_problem
+
+if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the app's start-up
+    import httpx
 
 BackendKind = Literal["langgraph", "10xgraph"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph")
@@ -30,6 +31,8 @@ def normalize_kind(kind: str) -> BackendKind:
 
 async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) -> Any:
     """(status, json or None), or None when the request itself failed."""
+    import httpx
+
     try:
         response = await client.get(path, headers=headers)
     except httpx.HTTPError:
@@ -57,6 +60,8 @@ async def detect_backend_kind(
     _check_key(api_key)
     base = url.rstrip("/")
     bearer = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    import httpx
+
     async with httpx.AsyncClient(base_url=base, timeout=timeout) as client:
         ok, info, ping, graph = await asyncio.gather(
             _probe(client, "/ok", {}),
