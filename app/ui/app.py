@@ -10,6 +10,7 @@ $EDITOR for the focused text box (f4), copy the last reply (y).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -171,6 +172,8 @@ class ThreadbenchApp(App[None]):
             self.call_from_thread(self.fail, str(error))
             return
         log.info("embedded server ready at %s", self.server.url)
+        importlib.import_module("app.backends.langgraph")  # here, not on the event loop: a 200 ms stall
+
         self.call_from_thread(self._server_ready)
 
     def _server_ready(self) -> None:
