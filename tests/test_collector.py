@@ -6,11 +6,10 @@ import gc
 
 import pytest
 
+from app.ui.collector import IDLE_SECONDS, MAX_DEFER, NEVER, Collector
 from app.ui.screens.main import MainScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.widgets.composer import Composer
-
-from app.ui.collector import IDLE_SECONDS, MAX_DEFER, NEVER, Collector
 from ui_support import TERMINAL, make_app, wait_for, wait_ready
 
 
