@@ -145,6 +145,12 @@ class MainScreen(Screen):
         return self.query_one(ThreadSidebar)
 
     @property
+    def _screen_gone(self) -> bool:
+        """The app is closing, or ctrl+o replaced this screen: a late answer is dropped (the
+        app takes the widgets down before it stops the workers that wait for answers)."""
+        return not self.is_attached or not self.app.is_running
+
+    @property
     def thread_list(self) -> ThreadList:
         return self.query_one("#thread-list", ThreadList)
 
@@ -277,8 +283,8 @@ class MainScreen(Screen):
             # when the search fails too, its error is the one reported: this one is only read
             count_task.add_done_callback(lambda task: task.cancelled() or task.exception())
             shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
-            if not self.is_attached:
-                return  # the app is closing (or ctrl+o replaced this screen)
+            if self._screen_gone:
+                return
             self.thread_list.set_threads(shown, exhausted=exhausted, end=offset)
             total = await count_task if backend.capabilities.count else None
         except BackendError as error:
@@ -286,7 +292,7 @@ class MainScreen(Screen):
             if isinstance(error, Unauthorized):
                 self.sidebar.show_note("the server refused the API key: ctrl+o to give another")
             return
-        if not self.is_attached:
+        if self._screen_gone:
             return
         self._total = None if flt.is_local else total
         self._show_counts(flt)
