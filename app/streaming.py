@@ -2,8 +2,8 @@
 
 The reader takes events as fast as the server sends them; the writer hands the UI what
 arrived since its last call, merged (consecutive tokens of one message become one), at
-most once a frame. So the UI does work per frame, not per token, and the first token
-still shows at once. Nothing here imports Textual.
+most once a frame while tokens stream. So the UI does work per frame, not per token, and
+the first token of a run still shows at once. Nothing here imports Textual.
 """
 
 from __future__ import annotations
@@ -104,13 +104,17 @@ async def pump(
         while True:
             await wake.wait()
             wake.clear()
+            tokens = False
             if buffer:
                 batch = buffer[:]
                 buffer.clear()
+                tokens = any(event.kind == "token" for event in batch)
                 await apply(coalesce(batch), len(batch))
             if done and not buffer:
                 break
-            if not done:  # at most one batch a frame; the last one without waiting
+            # At most one batch of tokens a frame; the last one, and what follows a batch
+            # without tokens (the run's start: its first token), without waiting.
+            if tokens and not done:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(finished.wait(), frame)
         await reader  # re-raise the reader's error, if any

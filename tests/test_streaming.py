@@ -63,3 +63,28 @@ async def test_pump_reraises_reader_errors_after_applying_what_came_before():
     else:
         raise AssertionError("the error was swallowed")
     assert seen and seen[0].text == "partial"
+
+
+async def test_pump_shows_a_runs_first_token_at_once_and_paces_the_ones_after():
+    async def source():
+        yield RunEvent(kind="metadata", run_id="r1")
+        await asyncio.sleep(0.02)
+        yield token("first")
+        await asyncio.sleep(0.02)
+        yield token(" second")
+        await asyncio.sleep(0.3)
+        yield token(" third")
+        yield RunEvent(kind="end")  # the end: what is left goes without waiting
+
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    applied: list[tuple[float, list[str]]] = []
+
+    async def apply(batch, count):
+        applied.append((loop.time() - start, [e.text or e.kind for e in batch]))
+
+    await pump(source(), apply, frame=0.5)
+    (t_meta, meta), (t_first, first), (t_second, second) = applied
+    assert meta == ["metadata"] and first == ["first"] and second == [" second third", "end"]
+    assert t_first < 0.25  # not held back a frame by the metadata batch before it
+    assert t_second - t_first >= 0.3  # " second" waited: tokens after the first are paced
