@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from langgraph_sdk import get_client
 
+from app.ui.screens.main import MainScreen
+from app.ui.screens.new_thread import NewThreadScreen
+from app.ui.widgets.composer import Composer
 from app.ui.widgets.message_views import AIMessageView, BlockFrame
 from ui_support import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 
@@ -36,3 +39,72 @@ async def test_a_long_reply_builds_the_blocks_above_when_they_are_seen(server_ur
         await wait_for(pilot, lambda: not frames[0].deferred, what="the first block built")
         await wait_for(pilot, lambda: first_line in screen_text(app), what="the reply's first line on screen")
         assert frames[0].markdown.source == frames[0].source
+
+
+def shown_far_above(blocks) -> list[BlockFrame]:
+    """Streamed blocks more than a screen above the end that still display their widgets."""
+    screen = blocks._screen_rows()
+    shown, below = [], 0
+    for frame in reversed(blocks._frames):
+        if below >= screen and frame is not blocks._current and not (frame.deferred or frame.set_aside):
+            shown.append(frame)
+        below += frame.outer_size.height if frame.pinned_width else frame.rows(blocks._width())
+    return shown
+
+
+async def test_a_streamed_reply_lets_go_of_every_block_far_above_the_end(server_url):
+    """Also a block that came back into view while the screen caught up with the end
+    (it was painted once) is let go again, however many let-go blocks lie below it."""
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None)
+        app.screen.query_one(Composer).focus()
+        await pilot.press(*"long 5000", "enter")
+        chat = app.screen.chat
+        blocks = None
+
+        def let_go_with_more_below():
+            nonlocal blocks
+            views = chat.query(AIMessageView)
+            if not views:
+                return None
+            blocks = views.first().markdown
+            frames = blocks._frames
+            for index, frame in enumerate(frames[:-1]):
+                if (frame.set_aside or frame.deferred) and any(f.set_aside or f.deferred for f in frames[index + 1:]):
+                    return frame
+            return None
+
+        await wait_for(pilot, let_go_with_more_below, what="a block let go, more let go below it")
+        old = let_go_with_more_below()
+        # What painting it does, had the view been catching up with the end:
+        if old.deferred:
+            await old.materialize()
+        else:
+            old.bring_back()
+        await blocks._keep_to_a_screen()  # what the next append does first
+        assert app.screen.run_in_progress, "(the reply was still streaming)"
+        assert old.set_aside or old.deferred
+        assert not shown_far_above(blocks)
+        await wait_for(pilot, lambda: not app.screen.run_in_progress, timeout=60, what="the run's end")
+
+
+async def test_closing_the_app_while_a_reply_streams_is_clean(server_url):
+    """The app takes its widgets down before it stops the worker that streams into them."""
+    for _ in range(3):  # (a race: a few tries)
+        app = make_app(server_url)
+        async with app.run_test(size=TERMINAL) as pilot:  # raises what the app raised
+            await wait_ready(pilot)
+            await pilot.press("n")
+            await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None)
+            app.screen.query_one(Composer).focus()
+            await pilot.press(*"long 5000", "enter")
+            chat = app.screen.chat
+            await wait_for(pilot, lambda: chat.query(AIMessageView) and len(chat.query_one(AIMessageView).markdown._frames) >= 3,
+                           what="the reply streaming")

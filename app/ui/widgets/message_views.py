@@ -363,9 +363,9 @@ class MarkdownBlocks(Vertical):
         width, screen = self._width(), self._screen_rows()
         below = 0
         for frame in reversed(self._frames):
-            if below >= screen and frame is not self._current:
-                if frame.deferred or frame.set_aside:
-                    break  # the ones above were let go when they passed here
+            if below >= screen and frame is not self._current and not (frame.deferred or frame.set_aside):
+                # (not only the newest: a frame above may have been painted, so brought
+                # back, while the view was catching up with the end)
                 if frame.pinned_width:
                     frame.put_aside()
                 else:
@@ -431,7 +431,8 @@ class MarkdownBlocks(Vertical):
         except Exception:  # not on a screen (any more)
             return
         if on:
-            signal.subscribe(self, self._laid_out)
+            if self.is_running:  # (not while the app takes it down, a reply still streaming)
+                signal.subscribe(self, self._laid_out)
         else:
             signal.unsubscribe(self)
 
