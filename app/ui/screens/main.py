@@ -812,6 +812,8 @@ class MainScreen(Screen):
 
         async def apply(batch: list[RunEvent], count: int) -> None:
             nonlocal accepted, outcome, detail
+            if self._screen_gone:
+                return
             accepted = True
             node = ""
             for event in batch:
@@ -824,7 +826,12 @@ class MainScreen(Screen):
                 node = event.node or node
             status.count(count, node)
             events_log.add_events(batch, count)
-            await chat.apply_events(batch)
+            try:
+                await chat.apply_events(batch)
+            except Exception:
+                if self._screen_gone:  # taken down while it drew: the app is closing
+                    return
+                raise
 
         try:
             with self.app.collector.busy():
