@@ -7,10 +7,7 @@ import gc
 import pytest
 
 from app.ui.collector import IDLE_SECONDS, MAX_DEFER, NEVER, Collector
-from app.ui.screens.main import MainScreen
-from app.ui.screens.new_thread import NewThreadScreen
-from app.ui.widgets.composer import Composer
-from ui_support import TERMINAL, make_app, wait_for, wait_ready
+from ui_support import TERMINAL, make_app, send_in_new_thread, wait_for, wait_ready
 
 
 class Clock:
@@ -76,12 +73,7 @@ async def test_the_app_holds_full_collections_while_a_reply_streams(server_url):
         await wait_ready(pilot)
         assert gc.get_threshold()[2] == NEVER
         assert not app.collector.is_busy
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None)
-        app.screen.query_one(Composer).focus()
-        await pilot.press(*"long 1500", "enter")
+        await send_in_new_thread(pilot, "long 1500")
         await wait_for(pilot, lambda: app.collector.is_busy, what="the reply streaming")
         await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run's end")
         assert not app.collector.is_busy

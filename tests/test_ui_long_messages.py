@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 from langgraph_sdk import get_client
 
-from app.ui.screens.main import MainScreen
-from app.ui.screens.new_thread import NewThreadScreen
-from app.ui.widgets.composer import Composer
 from app.ui.widgets.message_views import AIMessageView, BlockFrame
-from ui_support import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
+from ui_support import TERMINAL, make_app, open_tagged, screen_text, send_in_new_thread, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -58,12 +55,7 @@ async def test_a_streamed_reply_lets_go_of_every_block_far_above_the_end(server_
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None)
-        app.screen.query_one(Composer).focus()
-        await pilot.press(*"long 5000", "enter")
+        await send_in_new_thread(pilot, "long 5000")
         chat = app.screen.chat
         blocks = None
 
@@ -99,12 +91,7 @@ async def test_closing_the_app_while_a_reply_streams_is_clean(server_url):
         app = make_app(server_url)
         async with app.run_test(size=TERMINAL) as pilot:  # raises what the app raised
             await wait_ready(pilot)
-            await pilot.press("n")
-            await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
-            await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None)
-            app.screen.query_one(Composer).focus()
-            await pilot.press(*"long 5000", "enter")
+            await send_in_new_thread(pilot, "long 5000")
             chat = app.screen.chat
             await wait_for(pilot, lambda: chat.query(AIMessageView) and len(chat.query_one(AIMessageView).markdown._frames) >= 3,
                            what="the reply streaming")

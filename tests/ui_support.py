@@ -118,6 +118,22 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
     await wait_for(pilot, lambda: app.screen.thread_id == thread_id, what="the thread opened")
 
 
+async def send_in_new_thread(pilot, text: str) -> None:
+    """Create a thread with the new-thread dialog (n, ctrl+s) and send `text` in it."""
+    from app.ui.screens.main import MainScreen
+    from app.ui.screens.new_thread import NewThreadScreen
+    from app.ui.widgets.composer import Composer
+
+    app = pilot.app
+    await pilot.press("n")
+    await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the new-thread dialog")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None,
+                   what="the new thread open")
+    app.screen.query_one(Composer).focus()
+    await pilot.press(*text, "enter")
+
+
 def ai_texts(app) -> list[str]:
     """The text of every AI reply the chat shows."""
     from app.ui.widgets.message_views import AIMessageView
