@@ -210,7 +210,7 @@ def test_new_thread_refused_keeps_what_was_typed(seeded, snap_compare):
         dialog.query_one("#new-thread-id").value = OTHER_THREAD  # in use: the server refuses it
         dialog.query_one("#new-thread-metadata").load_text('{"team": "research"}')
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "did not create" in dialog.error_text, what="the refusal")
+        await wait_for(pilot, lambda: "already exists" in dialog.error_text, what="the refusal")
         await pilot.pause(0.3)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

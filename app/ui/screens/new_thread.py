@@ -152,7 +152,7 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
         finally:
             self.sending = False
         if refusal:
-            self.show_error(f"The server did not create the thread: {refusal}")
+            self.show_error(refusal)  # (it says what was not done: "Could not create the thread …")
             return
         self.dismiss(request)
 
