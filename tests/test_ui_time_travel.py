@@ -11,7 +11,7 @@ from app.ui.screens.edit_state import EditStateScreen
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.inspector import Inspector
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for, wait_ready
+from ui_support import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -112,3 +112,40 @@ async def test_edit_state_with_invalid_json_sends_nothing(server_url):
         await pilot.press("escape")
     after = await get_client(url=server_url).threads.get_state(thread_id)
     assert after["checkpoint"]["checkpoint_id"] == before["checkpoint"]["checkpoint_id"]
+
+
+async def test_the_past_view_notice_stays_in_view_while_a_long_past_chat_scrolls(server_url):
+    client = get_client(url=server_url)
+    metadata = tag()
+    thread = await client.threads.create(metadata=metadata, graph_id="agent")
+    thread_id = thread["thread_id"]
+    for turn in range(2):  # two checkpoints of 30 messages each: the past one fills screens too
+        await client.threads.update_state(thread_id, {"messages": [
+            {"type": "human" if n % 2 == 0 else "ai", "content": f"turn {turn} message {n}\n\nwith a second paragraph",
+             "id": f"m-{turn}-{n}"}
+            for n in range(30)
+        ]})
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        inspector = app.screen.query_one(Inspector)
+        await wait_for(pilot, lambda: len(inspector.timeline.checkpoints) >= 2, what="history")
+        chat = app.screen.query_one(ChatLog)
+        chat.focus()
+        await pilot.press("[")
+        await wait_for(pilot, lambda: inspector.is_past_view and "past view" in screen_text(app), what="the past view")
+        assert chat.max_scroll_y > 0, "(the past chat is longer than the screen)"
+        notice = chat.query_one(".chat-notice")
+
+        def notice_in_view() -> bool:
+            return "past view" in str(notice.render()) and chat.region.contains_region(notice.region)
+
+        await pilot.press("end")
+        await wait_for(pilot, lambda: chat.scroll_y == chat.max_scroll_y, what="the end")
+        await pilot.pause()
+        assert notice_in_view()
+        await pilot.press("home")
+        await wait_for(pilot, lambda: chat.scroll_y == 0, what="the top")
+        await pilot.pause()
+        assert notice_in_view()

@@ -45,7 +45,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._streaming: dict[str, AIMessageView] = {}
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
         self._loading_older = False
-        self._banner: Static | None = None  # the notice above the conversation (past view)
+        self._banner: Static | None = None  # the past view's notice, pinned above the conversation
         self._marker: Static | None = None  # "↑ N older messages"
 
     # -- whole conversations ---------------------------------------------------------------
@@ -71,7 +71,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             await self._reconcile(kept, self.messages[self._first :])
             self._banner = await self._top_line(
                 self._banner, None if notice is None else notice if isinstance(notice, Content) else plain(notice),
-                "chat-notice", before=self._marker,
+                "chat-notice past-banner", before=self._marker,
             )
             await self._show_marker()
         self.scroll_end(animate=False, immediate=True)
