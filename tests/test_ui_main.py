@@ -397,14 +397,18 @@ async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(serv
         await search(pilot, f"suite={metadata['suite']}")
         threads = thread_list(app)
         await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread["thread_id"]])
-        # another client starts a run after the list loaded: the row still says idle
-        await client.runs.create(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "slow"}]})
+        # another client (a chat UI: it streams tokens) starts a run after the list loaded:
+        # the row still says idle. (A run made with the default "values" mode shows its reply
+        # whole, when it ends: too late to cancel.)
+        await client.runs.create(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "slow"}]},
+                                 stream_mode=["values", "messages-tuple"])
         await wait_for_status(client, thread["thread_id"], "busy")
         threads.focus()
         threads.highlighted = 0
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "running", what="joined")
         await wait_for(pilot, lambda: any(len(t) > 20 for t in ai_texts(app)), what="the live reply")
+        assert not any("did not work" in t for t in ai_texts(app)), "(the reply is still streaming)"
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, CancelRunScreen),
                        what=f"the cancel dialog; {[n.message for n in app._notifications]}")
