@@ -218,7 +218,7 @@ class Answer(_Model):
 
     def run_request(
         self,
-        assistant_id: str = "agent",
+        assistant_id: str = "",
         context: dict[str, Any] | None = None,
         configurable: dict[str, Any] | None = None,
     ) -> RunRequest:
@@ -880,20 +880,13 @@ def _shape_decision(kind: str, decision: Decision, action: ActionRequest) -> dic
 # -- sending -------------------------------------------------------------------------------------
 
 
-def assistant_for(thread: ThreadSummary | None, default: str = "agent") -> str:
-    """The graph/assistant a thread's answer must run on (its own, not the app's default)."""
-    if thread is None:
-        return default
-    return thread.assistant_id or thread.graph_id or default
-
-
 async def submit_answer(
     backend: "Backend",
     thread_id: str,
     pending: PendingInput,
     response: HumanResponse | Answer,
     *,
-    assistant_id: str = "agent",
+    assistant_id: str = "",
     context: dict[str, Any] | None = None,
 ) -> AsyncIterator[RunEvent]:
     """Send the answer; returns the run's events once the server has accepted the run.
@@ -1016,7 +1009,7 @@ def answer_submitter(
     thread_id: str,
     on_accepted: Callable[[AsyncIterator[RunEvent]], object],
     *,
-    assistant_id: str = "agent",
+    assistant_id: str = "",
     context: dict[str, Any] | None = None,
 ) -> SubmitCallback:
     """The submit callback for HumanInputScreen on one thread.

@@ -101,10 +101,20 @@ class ThreadSummary(_Model):
     has_title_channel: bool = False
     interrupts: list[Interrupt] = Field(default_factory=list)
     """Open interrupts (the server's thread `interrupts`), for the inbox; task_id is set."""
+    asking: bool = False
+    """Its newest message is a DeerFlow ask_clarification: idle, but waiting for a person."""
 
     @property
     def display_title(self) -> str:
         return self.title or self.thread_id
+
+    @property
+    def phase(self) -> str:
+        """What the thread waits for: "waiting" (a question for a person), "paused" (stopped
+        before a node, nothing asked: a breakpoint, a fork, a cancelled run), else its status."""
+        if self.asking or (self.status == "interrupted" and self.interrupts):
+            return "waiting"
+        return "paused" if self.status == "interrupted" else self.status
 
 
 class ThreadState(_Model):
@@ -194,7 +204,7 @@ class ThreadQuery(_Model):
 class RunRequest(_Model):
     """One run: new input, a resume command, or a replay from a checkpoint."""
 
-    assistant_id: str = "agent"
+    assistant_id: str = ""
     input: dict[str, Any] | None = None
     command: dict[str, Any] | None = None
     context: dict[str, Any] = Field(default_factory=dict)

@@ -38,6 +38,9 @@ TITLE_EXTRACT = {
     "type0": "values.messages[0].type",
     "text0": "values.messages[0].content",
     "type1": "values.messages[1].type",
+    # a DeerFlow clarification leaves the thread idle: its newest message is the question
+    "last_type": "values.messages[-1].type",
+    "last_name": "values.messages[-1].name",
 }
 # Fetched for the few threads that open with a system message (type0 not human, type1 is).
 SECOND_TEXT_EXTRACT = {"text1": "values.messages[1].content"}
@@ -343,12 +346,16 @@ def thread_from_dict(d: Any) -> ThreadSummary:
     metadata = _dict(d.get("metadata"))
     values = d.get("values")
     extracted = d.get("extracted")
+    last: dict = {}
     if isinstance(values, dict):
         title = thread_title(values, metadata)
         has_title = "title" in values
+        messages = values.get("messages")
+        last = _dict(messages[-1]) if isinstance(messages, list) and messages else {}
     elif isinstance(extracted, dict):
         title = _title_from_extracted(extracted, metadata)
         has_title = extracted.get("title") is not None
+        last = {"type": extracted.get("last_type"), "name": extracted.get("last_name")}
     else:
         title, has_title = thread_title(None, metadata), False
     status = d.get("status")
@@ -364,6 +371,7 @@ def thread_from_dict(d: Any) -> ThreadSummary:
         assistant_id=_str(metadata.get("assistant_id")),
         has_title_channel=has_title,
         interrupts=interrupts_from_thread(d),
+        asking=message_type(last.get("type")) == "tool" and last.get("name") == "ask_clarification",
     )
 
 

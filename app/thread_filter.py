@@ -32,6 +32,20 @@ class ThreadFilter:
         """True when some rows the server returns may be filtered out here."""
         return bool(self.id_prefix or self.words)
 
+    @property
+    def is_empty(self) -> bool:
+        return not (self.status or self.metadata or self.graph_id or self.id_prefix or self.words)
+
+    def admits(self, thread: ThreadSummary) -> bool:
+        """The server's search would list `thread` too, and so would the local filters."""
+        if self.status and thread.status != self.status:
+            return False
+        if self.graph_id and thread.graph_id != self.graph_id:
+            return False
+        if any(thread.metadata.get(key) != value for key, value in self.metadata.items()):
+            return False
+        return self.matches(thread)
+
     def query(self, sort_by: str, sort_order: str, limit: int, offset: int) -> ThreadQuery:
         return ThreadQuery(
             status=self.status,  # type: ignore[arg-type]

@@ -47,3 +47,44 @@ def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def server_url(langgraph_server: EmbeddedServer) -> str:
     return langgraph_server.url
+
+
+def serve_config(tmp_path_factory: pytest.TempPathFactory, folder: str) -> EmbeddedServer:
+    """A real server for tests/graphs/<folder>/langgraph.json: graphs this project did not
+    name `agent` (paths made absolute, as the json's own folder is not the server's)."""
+    import json
+
+    source = Path(__file__).parent / "graphs" / folder
+    config = json.loads((source / "langgraph.json").read_text())
+    config["graphs"] = {name: str((source / spec).resolve()) for name, spec in config["graphs"].items()}
+    config["dependencies"] = [str((source / dep).resolve()) for dep in config["dependencies"]]
+    if "auth" in config:
+        config["auth"]["path"] = str((source / config["auth"]["path"]).resolve())
+    work = tmp_path_factory.mktemp(folder)
+    (work / "langgraph.json").write_text(json.dumps(config))
+    return EmbeddedServer(data_dir=work, config=work / "langgraph.json", persist=False)
+
+
+@pytest.fixture(scope="session")
+def any_server_url(tmp_path_factory: pytest.TempPathFactory):
+    """lead_agent (DeerFlow's behaviour) and support_bot; the assistant search answers
+    nothing, as under DeerFlow's auth."""
+    server = serve_config(tmp_path_factory, "any_server")
+    server.start()
+    try:
+        server.wait_ready(timeout=90)
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fresh_one_graph_url(tmp_path_factory: pytest.TempPathFactory):
+    """A server of its own (no thread on it yet) running one graph, support_bot."""
+    server = serve_config(tmp_path_factory, "one_graph")
+    server.start()
+    try:
+        server.wait_ready(timeout=90)
+        yield server.url
+    finally:
+        server.stop()

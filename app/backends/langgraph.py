@@ -62,7 +62,7 @@ from app.normalize import (
 
 T = TypeVar("T")
 THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
-DETAIL_LENGTH = 300
+DETAIL_LENGTH = 600
 CHECK_TIMEOUT = 10.0
 CONNECT_RETRIES = 1
 # A connection that broke mid-request (not one that never opened): retried once if idempotent.
@@ -112,7 +112,9 @@ def _detail(err: httpx.HTTPStatusError) -> str:
     text = body if isinstance(body, str) else ""
     if isinstance(body, dict):
         text = next((body[k] for k in ("detail", "message", "error") if isinstance(body.get(k), str)), "")
-    line = text.strip().splitlines()[0] if text.strip() else ""
+    # The whole message on one line: a refusal's reason can come after a line break
+    # ("Invalid assistant: 'x'. Must be either:\n- ...\n- One of the registered graphs: a, b").
+    line = " ".join(part.strip() for part in text.strip().splitlines() if part.strip())
     return line if len(line) <= DETAIL_LENGTH else line[: DETAIL_LENGTH - 1] + "…"
 
 

@@ -18,9 +18,11 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import events, work
+from textual._time import get_time
 from textual.app import App, InvalidThemeError
 from textual.binding import Binding
 from textual.content import Content
+from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Input, TextArea
 
@@ -30,8 +32,9 @@ from app.config import Settings
 from app.embedded.launcher import EmbeddedServer, LaunchError
 from app.export import default_file_name, fetch_history, thread_json, thread_markdown
 from app.logs import RedactSecrets, log, setup_logging
-from app.models import ThreadState
+from app.models import ThreadState, ThreadSummary
 from app.run_options import RunOptions
+from app.run_target import thread_graph
 from app.settings_file import remember_theme
 from app.ui.collector import CHECK_SECONDS, Collector
 from app.ui.commands import ThreadbenchCommands, find_main_screen
@@ -95,6 +98,14 @@ class ThreadbenchApp(App[None]):
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
+        self._dialog_since = 0.0
+        """When the newest dialog opened (Textual's event clock)."""
+        self.graphs: list[str] = []
+        """The graphs the server runs, as far as it lets us see (app.run_target)."""
+        self.graphs_complete = False
+        """True when `graphs` is all of them (the assistants said so, or a refusal listed them)."""
+        self.thread_targets: dict[str, str] = {}
+        """Thread id -> the assistant or graph the user picked for it (new thread, picker)."""
         self.server: EmbeddedServer | None = None
         self.starting_text = ""
         self.connection_url: str | None = settings.url
@@ -118,11 +129,20 @@ class ThreadbenchApp(App[None]):
 
     @property
     def assistant_id(self) -> str:
+        """The user's pick of assistant or graph for every run ("": each thread's own)."""
         return self.run_options.assistant_id
 
     @assistant_id.setter
     def assistant_id(self, value: str) -> None:
         self.run_options.assistant_id = value
+
+    def assistant_of(self, thread: ThreadSummary | None, thread_id: str | None = None) -> str:
+        """Where a run on a thread goes: the user's pick, the graph picked for this thread,
+        the thread's own graph, else the server's only graph ("": unknown, ask the user)."""
+        thread_id = thread.thread_id if thread is not None else thread_id
+        only = self.graphs[0] if len(self.graphs) == 1 and self.graphs_complete else ""
+        picked = self.thread_targets.get(thread_id or "", "")
+        return self.run_options.assistant_id or picked or thread_graph(thread) or only
 
     def on_mount(self) -> None:
         self._server_restarts = 0
@@ -247,9 +267,16 @@ class ThreadbenchApp(App[None]):
         if self.server is not None:
             self.server.stop()
 
+    def push_screen(self, screen, *args, **kwargs):  # type: ignore[override]
+        if isinstance(screen, ModalScreen):
+            self._dialog_since = get_time()
+        return super().push_screen(screen, *args, **kwargs)
+
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.collector.input_seen()
+            if isinstance(event, events.Key) and event.time < self._dialog_since and isinstance(self.screen, ModalScreen):
+                return  # typed before the dialog opened (the key that opened it, say): not an answer
         await super().on_event(event)
 
     async def on_unmount(self) -> None:
@@ -350,6 +377,9 @@ class ThreadbenchApp(App[None]):
         self.connection_profile = profile
         self._switched = True
         chosen = self.settings.profiles.get(profile) if profile else None
+        # a pick of assistant was for the old server's graphs
+        self.run_options.assistant_id = run_options_from(self.settings.run_options).assistant_id
+        self.graphs, self.graphs_complete, self.thread_targets = [], False, {}
         if chosen is not None and chosen.assistant_id:
             self.run_options.assistant_id = chosen.assistant_id
         while len(self.screen_stack) > 2:

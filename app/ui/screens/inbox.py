@@ -27,11 +27,12 @@ from app.backends.base import BackendError
 from app.human_input import (
     InboxItem,
     answer_submitter,
-    assistant_for,
     drain,
     gather_inbox,
     pending_for_thread,
 )
+from app.models import ThreadSummary
+from app.run_target import thread_graph
 from app.ui.screens.human_input import HumanInputScreen, kind_style
 from app.ui.text import clean, one_line, plain
 
@@ -61,14 +62,15 @@ class InboxScreen(ModalScreen[str | None]):
         self,
         backend: "Backend",
         *,
-        assistant_id: str = "agent",
+        assistant_of: Callable[[ThreadSummary], str] | None = None,
         context: dict[str, Any] | None = None,
         gather: Callable[[], Awaitable[list[InboxItem]]] | None = None,
         on_answered: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(classes="modal")
         self.backend = backend
-        self.assistant_id = assistant_id
+        self.assistant_of = assistant_of or thread_graph
+        """Where the answer's run goes (the thread's own graph)."""
         self.context = dict(context or {})
         self.gather = gather or (lambda: gather_inbox(backend))
         self.on_answered = on_answered
@@ -190,7 +192,7 @@ class InboxScreen(ModalScreen[str | None]):
             self.backend,
             thread.thread_id,
             accepted,
-            assistant_id=assistant_for(thread, self.assistant_id),
+            assistant_id=self.assistant_of(thread),
             context=self.context,
         )
 

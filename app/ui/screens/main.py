@@ -21,10 +21,11 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from app.backends.base import BackendError, Conflict, NotFound, ServerError, Unauthorized, Unreachable
-from app.human_input import PendingInput, answer_submitter, assistant_for, detect_pending
+from app.human_input import PendingInput, answer_submitter, detect_pending
 from app.logs import redact
 from app.models import ChatMessage, GraphInfo, RunEvent, RunRequest, ThreadState, ThreadSummary
 from app.run_options import fields_from_schema
+from app.run_target import graphs_in_refusal, refused_assistant, server_graphs, thread_graph
 from app.timeline import fork_point_for_message
 from app.streaming import pump
 from app.thread_filter import ThreadFilter, parse_filter
@@ -36,6 +37,7 @@ from app.ui.screens.human_input import HumanInputScreen
 from app.ui.screens.inbox import InboxScreen
 from app.ui.screens.message_log import MessageLogScreen
 from app.ui.screens.new_thread import NewThreadRequest, NewThreadScreen
+from app.ui.screens.pick_graph import PickGraphScreen
 from app.ui.screens.prompt import PromptScreen
 from app.ui.screens.run_options import RunOptionsScreen
 from app.ui.widgets.chat_log import ChatLog
@@ -114,13 +116,14 @@ class MainScreen(Screen):
         self._loading_earlier = False
         self._total: int | None = None
         """The server's count of threads for the current search (None: unknown, or filtered here)."""
-        self._quiet_open = False
         self._opens = 0
         """Counts thread opens, so a status poll that began before an open drops its stale row."""
         self._graphs: dict[str, GraphInfo] = {}
         self.online = True
         self._backoff = 0.0
         self._next_check = 0.0
+        self._wrong_graph: BackendError | None = None
+        """The server refused the last run's assistant or graph (set by stream_into_chat)."""
         self._cut_run: tuple[str, str] | None = None
         """(thread id, run id) of a run whose stream was cut: rejoined when the server is back."""
 
@@ -187,12 +190,14 @@ class MainScreen(Screen):
         if self.app.backend is None:
             self.sidebar.show_note(self.app.starting_text)
             self.run_status.show("starting", self.app.starting_text)
+            self.composer.focus()  # what is typed while the server starts is a message, not keys
         else:
             self.backend_ready()
-        self.thread_list.focus()
+            self.thread_list.focus()
 
     def backend_ready(self) -> None:
         self.run_status.show("idle", "")
+        self.learn_graphs()
         self.show_connection()
         self.load_threads()
         self.set_interval(STATUS_POLL_SECONDS, self.poll_statuses)
@@ -297,10 +302,31 @@ class MainScreen(Screen):
         self._total = None if flt.is_local else total
         self._show_counts(flt)
         if self.thread_id is None and shown and self.thread_list.highlighted is None:
-            self._quiet_open = True  # show the newest thread, but do not pop its question up
-            self.thread_list.highlighted = 0
+            self.thread_list.highlighted = 0  # shows the newest thread (its question waits for enter)
+            if self.composer.has_focus and not self.composer.text:
+                self.thread_list.focus()
         elif first and shown:
             self.thread_list.highlighted = 0
+        elif self.thread_id is None and not shown and flt.is_empty:
+            await self.welcome()
+
+    async def welcome(self) -> None:
+        """No thread on the server yet: say what to type, and where it goes."""
+        self.composer.focus()
+        target = self.app.assistant_of(None)
+        lines: list[Content | str] = [
+            Content.styled("Welcome to Threadbench.", "bold"),
+            "Type a message below and press enter: it starts a new thread"
+            + (f" on {clean(target)}." if target else "."),
+        ]
+        if self.app.settings.embedded and not (self.app.settings.graph or self.app.settings.config):
+            lines.append(Content.assemble(
+                "The demo agent answers these words: ",
+                ("hello · clarify · approve · plan · research · long · think · markup", "bold"),
+                " (several combine).",
+            ))
+        lines.append(Content.styled("n new thread with options · o run options · f1 every key · ctrl+p commands", "dim"))
+        await self.chat.show_welcome(Content("\n").join(lines))
 
     async def _fetch_filled(
         self, flt: ThreadFilter, offset: int, want: int
@@ -419,7 +445,8 @@ class MainScreen(Screen):
 
     @on(ThreadList.Chosen)
     def thread_chosen(self, event: ThreadList.Chosen) -> None:
-        ask, self._quiet_open = not self._quiet_open, False
+        """A highlighted thread opens; only enter (a deliberate choice) also asks its question."""
+        ask = event.opened
         if event.thread_id != self.thread_id:
             self.open_thread(event.thread_id, ask)
         elif event.opened and not self.run_in_progress:
@@ -440,12 +467,13 @@ class MainScreen(Screen):
         backend = self.app.backend
         if backend is None:
             return
-        self._save_draft()
         self.workers.cancel_group(self, "run")
         self._opens += 1
-        if self.thread_id is not None or thread_id in self.drafts:
-            self.composer.load_text(self.drafts.get(thread_id, ""))
-        # (else: text typed with no thread open, e.g. after its thread was deleted, stays)
+        if thread_id != self.thread_id:  # (the same thread again: what is being typed stays as it is)
+            self._save_draft()
+            if self.thread_id is not None or thread_id in self.drafts:
+                self.composer.show_draft(self.drafts.get(thread_id, ""))
+            # (else: text typed with no thread open, e.g. after its thread was deleted, stays)
         self.thread_id = thread_id
         try:  # the row's status may be stale: a run may have started since the list loaded
             summary, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
@@ -470,15 +498,15 @@ class MainScreen(Screen):
             self.join_run(thread_id)
             return
         pending = detect_pending(state, summary.status if summary else None)
-        self.run_status.end("waiting" if pending or state.next else "idle", self._state_detail(state, pending))
+        self.run_status.end("waiting" if pending else "paused" if state.next else "idle", self._state_detail(state, pending))
         if pending and ask:
             self.ask_human(thread_id, pending)
 
     def _state_detail(self, state: ThreadState, pending: list[PendingInput] | None = None) -> str:
         if pending:
-            return "the agent is waiting for your answer (a to answer)"
+            return "the agent is waiting for your answer (enter or a to answer)"
         if state.next:
-            return "paused before " + ", ".join(state.next)
+            return "paused before " + ", ".join(state.next) + ": nothing is asked (p replays, or send a message)"
         return ""
 
     async def show_state(self, state: ThreadState, summary: ThreadSummary | None = None) -> None:
@@ -490,7 +518,7 @@ class MainScreen(Screen):
     def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None:
         title = state.title or (summary.display_title if summary else state.thread_id)
         status = summary.status if summary else ""
-        graph = (summary.graph_id if summary else "") or self.app.assistant_id
+        graph = (summary.graph_id if summary else "") or self.app.assistant_of(summary, state.thread_id)
         header = Content.assemble(
             (one_line(title, 60), "bold"),
             (" · " + status if status else "", "dim"),
@@ -498,6 +526,7 @@ class MainScreen(Screen):
             (f" · {len(state.messages)} messages", "dim"),
         )
         self.query_one("#chat-header", Static).update(header)
+        self.show_run_options()
 
     # -- the inspector: history, graph, past views ---------------------------------------------------
 
@@ -544,14 +573,23 @@ class MainScreen(Screen):
         if backend is None:
             return
         summary = self.thread_list.thread(state.thread_id) if state.thread_id else None
-        assistant = assistant_for(summary, self.app.assistant_id)
+        assistant = self.app.assistant_of(summary, state.thread_id)
+        if not assistant:
+            self.inspector.graph_view.show_note(
+                "No graph: nothing says which graph this thread runs on yet (its first run will, "
+                "or pick one with o)."
+            )
+            return
         graph = self._graphs.get(assistant)
         if graph is None:
             try:
                 graph = self._graphs[assistant] = await backend.get_graph(assistant, xray=True)
             except BackendError as error:
-                self.inspector.graph_view.show_note(f"No graph: {error}")
+                self.inspector.graph_view.show_note(f"No graph: the server did not show graph {assistant}. {error}")
                 return
+        if not graph.nodes:
+            self.inspector.graph_view.show_note(f"No graph: the server describes no nodes for {assistant}.")
+            return
         self.inspector.show_graph(graph, state.next)
 
     @on(Timeline.Selected)
@@ -617,7 +655,7 @@ class MainScreen(Screen):
         if fork_from is not None and not backend.capabilities.fork:
             self.notify(f"{backend.capabilities.name} cannot fork.", severity="warning")
             return
-        graph = self._graphs.get(assistant_for(self.thread_list.thread(thread_id), self.app.assistant_id))
+        graph = self._graphs.get(self.app.assistant_of(self.thread_list.thread(thread_id), thread_id))
         nodes = [node.id for node in graph.nodes if not node.id.startswith("__")] if graph else []
         values = {k: v for k, v in base.values.items() if k != "__interrupt__"}
 
@@ -681,7 +719,7 @@ class MainScreen(Screen):
             checkpoint.messages, notice=Content.styled(f"replaying from step {checkpoint.step}", "dim italic")
         )
         await self.stream_into_chat(
-            backend.stream_run(thread_id, self._run_request(None, checkpoint_id=checkpoint.checkpoint_id)),
+            backend.stream_run(thread_id, self._run_request(thread_id, None, checkpoint_id=checkpoint.checkpoint_id)),
             thread_id,
             "Replaying",
         )
@@ -719,6 +757,7 @@ class MainScreen(Screen):
         await self.chat.show_messages(fork_point.messages)
         message = ChatMessage(id=str(uuid.uuid4()), type="human", text=text)
         request = self._run_request(
+            thread_id,
             {"messages": [{"type": "human", "content": text, "id": message.id}]},
             checkpoint_id=fork_point.checkpoint_id,
         )
@@ -727,10 +766,10 @@ class MainScreen(Screen):
 
     # -- runs ----------------------------------------------------------------------------------------
 
-    def _run_request(self, input: dict | None, **kwargs) -> RunRequest:
+    def _run_request(self, thread_id: str, input: dict | None, **kwargs) -> RunRequest:
         options = self.app.run_options
         return RunRequest(
-            assistant_id=options.assistant_id,
+            assistant_id=self.app.assistant_of(self.thread_list.thread(thread_id), thread_id),
             input=input,
             context=options.context(),
             configurable=options.configurable(),
@@ -758,26 +797,26 @@ class MainScreen(Screen):
         backend = self.app.backend
         assert backend is not None
         thread_id = self.thread_id
+        target = await self.run_target(thread_id)
+        if target is None:
+            return  # the user would not say which graph: the message stays in the composer
         try:
             if thread_id is None:
-                summary = await backend.create_thread(graph_id=self.app.assistant_id)
-                thread_id = summary.thread_id
-                self.thread_id = thread_id
-                self.thread_list.set_threads([summary, *self.thread_list.threads], exhausted=self.thread_list.exhausted)
-                self.thread_list.highlighted = 0
-                self.refresh_counts()
-                await self.chat.show_messages([])
-                self.show_header(ThreadState(thread_id=thread_id), summary)
+                thread_id = await self._create_for_message(target)
         except BackendError as error:
             self.report(error, "Creating a thread")
             return
         message_id = str(uuid.uuid4())
-        request = self._run_request({"messages": [{"type": "human", "content": text, "id": message_id}]})
+        request = self._run_request(thread_id, {"messages": [{"type": "human", "content": text, "id": message_id}]})
         human = ChatMessage(id=message_id, type="human", text=text)
         if await self.stream_into_chat(
             backend.stream_run(thread_id, request), thread_id, "Sending", echo=human
         ):
             self.drafts.pop(thread_id, None)
+        elif (refusal := self._wrong_graph) is not None:
+            self._wrong_graph = None
+            if await self._repick_graph(thread_id, refusal):
+                self.send_message(text)
         elif await self._is_gone(thread_id):
             self.notify(
                 f"The thread is no longer on the server. {GONE} "
@@ -785,6 +824,76 @@ class MainScreen(Screen):
                 severity="warning", timeout=10, markup=False,
             )
             await self._forget_thread(thread_id)
+
+    async def run_target(self, thread_id: str | None) -> str | None:
+        """The assistant or graph a new run on this thread (None: a new thread) goes to;
+        asks the user when the server runs several graphs and nothing says which."""
+        backend = self.app.backend
+        assert backend is not None
+        summary = self.thread_list.thread(thread_id) if thread_id else None
+        target = self.app.assistant_of(summary, thread_id)
+        if target or not backend.capabilities.assistants:
+            return target
+        if not self.app.graphs:
+            await self.learn_graphs().wait()
+            if target := self.app.assistant_of(summary, thread_id):
+                return target
+        reason = (
+            f"The server runs {len(self.app.graphs)} graphs and this thread has not run yet."
+            if self.app.graphs_complete
+            else "The server hides its assistants; these graphs were seen on its threads."
+            if self.app.graphs else "The server lists no graphs (its assistants are hidden)."
+        )
+        target = await self.app.push_screen_wait(PickGraphScreen(self.app.graphs, reason))
+        if target and thread_id:
+            self.app.thread_targets[thread_id] = target
+        return target
+
+    async def _repick_graph(self, thread_id: str, refusal: BackendError) -> bool:
+        """The server refused the run's graph: ask for another (its refusal lists its
+        graphs); True if the user picked one for this thread."""
+        if graphs := graphs_in_refusal(refusal.message):
+            self.app.graphs, self.app.graphs_complete = graphs, True
+        self.app.thread_targets.pop(thread_id, None)
+        target = await self.app.push_screen_wait(PickGraphScreen(self.app.graphs, refusal.message))
+        if not target:
+            self.notify("Nothing was sent; your message is kept.", timeout=4)
+            return False
+        if self.app.run_options.assistant_id:  # the pick that the server refused
+            self.app.run_options.assistant_id = ""
+            self.show_run_options()
+        self.app.thread_targets[thread_id] = target
+        return True
+
+    async def _create_for_message(self, target: str) -> str:
+        """A new thread for the first message (no thread open); returns its id."""
+        backend = self.app.backend
+        assert backend is not None
+        graph_id = target if target in self.app.graphs else None
+        summary = await backend.create_thread(graph_id=graph_id)
+        thread_id = summary.thread_id
+        if target:
+            self.app.thread_targets[thread_id] = target
+        self.thread_id = thread_id  # first: the row highlighted next is then already open
+        self._insert_thread(summary, open_it=False)
+        await self.chat.show_messages([])
+        self.show_header(ThreadState(thread_id=thread_id), summary)
+        return thread_id
+
+    @work(exclusive=True, group="graphs", exit_on_error=False)
+    async def learn_graphs(self) -> None:
+        """What graphs the server runs (for new threads, the pickers and the options)."""
+        backend = self.app.backend
+        if backend is None or not backend.capabilities.assistants:
+            return
+        try:
+            graphs, complete = await server_graphs(backend)
+        except BackendError as error:
+            self.app.log_error(f"Listing the server's graphs failed: {error}")
+            return
+        if graphs and not self._screen_gone and not self.app.graphs_complete:
+            self.app.graphs, self.app.graphs_complete = graphs, complete
+            self.show_run_options()
 
     @work(exclusive=True, group="run")
     async def join_run(self, thread_id: str) -> None:
@@ -807,7 +916,7 @@ class MainScreen(Screen):
         accepted = echo is None
         outcome, detail = "idle", ""
         if echo is not None:
-            await chat.add_message(echo)
+            await chat.add_echo(echo)
             self.composer.clear()
 
         async def apply(batch: list[RunEvent], count: int) -> None:
@@ -837,11 +946,14 @@ class MainScreen(Screen):
             with self.app.collector.busy():
                 await pump(events, apply)
         except BackendError as error:
-            self.report(error, doing)
+            if not accepted and echo is not None and refused_assistant(error.message):
+                self._wrong_graph = error  # the sender asks for another graph instead
+            else:
+                self.report(error, doing)
             if not accepted and echo is not None:
                 await chat.remove_message(echo.id)
                 if not self.composer.text.strip():
-                    self.composer.load_text(echo.text)
+                    self.composer.show_draft(echo.text)
                 status.end("error", str(error))
                 return False
             outcome, detail = "error", str(error)
@@ -907,7 +1019,7 @@ class MainScreen(Screen):
             backend,
             thread_id,
             lambda events: self.stream_answer(events, thread_id),
-            assistant_id=assistant_for(summary, self.app.assistant_id),
+            assistant_id=thread_graph(summary) or self.app.assistant_of(summary, thread_id),
             context=self.app.run_options.context(),
         )
         title = summary.display_title if summary else thread_id
@@ -935,7 +1047,9 @@ class MainScreen(Screen):
             self.notify("Open a thread first.", severity="warning", timeout=2)
             return
         if not (pending := self._pending()):
-            self.notify("The agent is not waiting for an answer on this thread.", timeout=3)
+            state = self.thread_state
+            paused = f" It is paused before {', '.join(state.next)}: nothing is asked." if state and state.next else ""
+            self.notify(f"The agent is not waiting for an answer on this thread.{paused}", timeout=4, markup=False)
             return
         self.ask_human(self.thread_id, pending)
 
@@ -950,7 +1064,7 @@ class MainScreen(Screen):
         thread_id = await self.app.push_screen_wait(
             InboxScreen(
                 backend,
-                assistant_id=self.app.assistant_id,
+                assistant_of=lambda thread: thread_graph(thread) or self.app.assistant_of(thread),
                 context=self.app.run_options.context(),
                 on_answered=lambda tid: self.refresh_thread_row(tid, ask=False),
             )
@@ -1008,10 +1122,13 @@ class MainScreen(Screen):
 
     def show_run_options(self) -> None:
         options = self.app.run_options
+        summary = self.thread_list.thread(self.thread_id) if self.thread_id else None
+        target = self.app.assistant_of(summary, self.thread_id)
         self.query_one("#run-options", Static).update(
             Content.assemble(
                 ("assistant ", "dim"),
-                (clean(options.assistant_id), "bold"),
+                (clean(target or "?"), "bold"),
+                ("" if options.assistant_id else " (the thread's)" if target else " (asked at the first send)", "dim"),
                 ("  options ", "dim"),
                 clean(options.summary()),
                 (f"  as {options.send_as}" if options.send_as != "context" else "", "dim"),
@@ -1029,17 +1146,18 @@ class MainScreen(Screen):
         assert backend is not None
         assistants: list = []
         schema: dict = {}
+        target = self.app.assistant_of(self.thread_list.thread(self.thread_id) if self.thread_id else None, self.thread_id)
         try:
             if backend.capabilities.assistants:
                 assistants = await backend.list_assistants()
-            schemas = await backend.get_schemas(self.app.assistant_id)
+            schemas = await backend.get_schemas(target) if target else {}
             schema = schemas.get("context_schema") or (
                 (schemas.get("config_schema") or {}).get("properties", {}).get("configurable") or {}
             )
         except BackendError as error:
             self.report(error, "Reading the assistant's options")
         options = await self.app.push_screen_wait(
-            RunOptionsScreen(self.app.run_options, fields_from_schema(schema), assistants)
+            RunOptionsScreen(self.app.run_options, fields_from_schema(schema), assistants, self.app.graphs)
         )
         if options is not None:
             self.app.run_options = options
@@ -1113,18 +1231,25 @@ class MainScreen(Screen):
                 return sentence(error, error.hint)
             return None
 
-        request = await self.app.push_screen_wait(
-            NewThreadScreen(assistants, submit, self.app.assistant_id, id_is_uuid=backend.capabilities.create_thread)
-        )
+        request = await self.app.push_screen_wait(NewThreadScreen(
+            assistants, submit, self.app.assistant_of(None), graphs=self.app.graphs,
+            id_is_uuid=backend.capabilities.create_thread,
+        ))
         if request is None or not created:
             return
         summary = created[0]
-        self.app.assistant_id = request.assistant_id
-        self.show_run_options()
+        if request.assistant_id:
+            self.app.thread_targets[summary.thread_id] = request.assistant_id
         self._insert_thread(summary)
         self.notify("Thread created.", timeout=2)
 
-    def _insert_thread(self, summary: ThreadSummary) -> None:
+    def _insert_thread(self, summary: ThreadSummary, *, open_it: bool = True) -> None:
+        """A thread made here joins the list at the top, if the search would list it; opened."""
+        if not self.filter.admits(summary):
+            self.notify("The new thread does not match the search, so the list does not show it.", timeout=4)
+            if open_it:
+                self.open_thread(summary.thread_id, ask=False)
+            return
         self.workers.cancel_group(self, "threads")  # a page in flight must not drop this row
         rows = [summary, *(t for t in self.thread_list.threads if t.thread_id != summary.thread_id)]
         self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
@@ -1207,8 +1332,10 @@ class MainScreen(Screen):
     async def _graph_has_title(self, thread: ThreadSummary) -> bool:
         backend = self.app.backend
         assert backend is not None
+        if not (assistant := self.app.assistant_of(thread)):
+            return False
         try:
-            schemas = await backend.get_schemas(thread.assistant_id or thread.graph_id or self.app.assistant_id)
+            schemas = await backend.get_schemas(assistant)
         except BackendError:
             return False
         properties = (schemas.get("state_schema") or {}).get("properties") or {}
@@ -1262,7 +1389,12 @@ class MainScreen(Screen):
         The composer keeps its text."""
         self.thread_list.remove_thread(thread_id)
         if self.thread_id == thread_id:
+            for group in ("history", "graph", "row"):  # their answers are about the thread gone
+                self.workers.cancel_group(self, group)
             self.thread_id = None
             self.thread_state = None
             await self.chat.show_messages([])
             self.query_one("#chat-header", Static).update(Content.styled("no thread open", "dim"))
+            self.inspector.clear()
+            self.run_status.end("idle")
+            self.show_run_options()

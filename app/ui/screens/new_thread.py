@@ -20,12 +20,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, Static, TextArea
 
 from app.models import Assistant
 from app.run_options import assistant_value
 from app.ui.screens.submitting import refusal_of
 from app.ui.text import clean
+from app.ui.widgets.graph_choice import GraphChoice
 from app.ui.widgets.safe_input import SafeInput
 
 
@@ -33,8 +34,8 @@ from app.ui.widgets.safe_input import SafeInput
 class NewThreadRequest:
     thread_id: str | None
     metadata: dict[str, Any] = field(default_factory=dict)
-    assistant_id: str = "agent"
-    graph_id: str = "agent"
+    assistant_id: str = ""
+    graph_id: str = ""
 
 
 def parse_metadata(text: str) -> dict[str, Any]:
@@ -71,28 +72,29 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
     ]
 
     def __init__(
-        self, assistants: list[Assistant], submit: Submit, default_assistant: str = "agent", id_is_uuid: bool = True
+        self,
+        assistants: list[Assistant],
+        submit: Submit,
+        default_assistant: str = "",
+        *,
+        graphs: list[str] = (),
+        id_is_uuid: bool = True,
     ) -> None:
         super().__init__(classes="modal")
         self.assistants = assistants
+        self.graphs = list(graphs)
         self.submit = submit
         self.sending = False
         self.default_assistant = default_assistant
         self.id_is_uuid = id_is_uuid
 
     def compose(self) -> ComposeResult:
-        options = [
-            (Content(clean(a.name or a.graph_id or a.assistant_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), assistant_value(a.assistant_id, a.graph_id, a.name))
-            for a in self.assistants
-        ]
-        values = [value for _, value in options]
-        default = self.default_assistant if self.default_assistant in values else (values[0] if values else Select.NULL)
         with Vertical(classes="dialog -wide"):
             yield Static(Content.styled("New thread", "bold"), classes="dialog-title")
             yield Label("Thread id (optional UUID)")
             yield SafeInput(placeholder="leave empty for a new UUID", id="new-thread-id")
             yield Label("Assistant / graph")
-            yield Select(options, value=default, allow_blank=not options, id="new-thread-assistant")
+            yield GraphChoice(self.assistants, self.graphs, self.default_assistant, id="new-thread-assistant")
             yield Label("Metadata (JSON object)")
             yield TextArea('{\n  \n}', language="json", id="new-thread-metadata", show_line_numbers=False)
             yield Static(id="new-thread-error", classes="dialog-error")
@@ -129,18 +131,12 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
         except ValueError as problem:
             self.show_error(str(problem))
             return
-        chosen = self.query_one("#new-thread-assistant", Select).value
+        chosen = self.query_one("#new-thread-assistant", GraphChoice).value
         assistant = next(
             (a for a in self.assistants if chosen == assistant_value(a.assistant_id, a.graph_id, a.name)), None
         )
-        self.send(
-            NewThreadRequest(
-                thread_id=thread_id,
-                metadata=metadata,
-                assistant_id=str(chosen) if assistant else self.default_assistant,
-                graph_id=assistant.graph_id if assistant else self.default_assistant,
-            )
-        )
+        graph_id = assistant.graph_id if assistant else chosen if chosen in self.graphs else ""
+        self.send(NewThreadRequest(thread_id=thread_id, metadata=metadata, assistant_id=chosen, graph_id=graph_id))
 
     @work(exclusive=True, group="new-thread")
     async def send(self, request: NewThreadRequest) -> None:

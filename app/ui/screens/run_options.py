@@ -17,8 +17,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from app.models import Assistant
-from app.run_options import OptionField, RunOptions, assistant_value
+from app.run_options import OptionField, RunOptions
 from app.ui.text import clean
+from app.ui.widgets.graph_choice import GraphChoice
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
@@ -35,20 +36,23 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
         Binding("ctrl+s", "save", "Apply", priority=True, id="options.save"),
     ]
 
-    def __init__(self, options: RunOptions, fields: list[OptionField], assistants: list[Assistant]) -> None:
+    def __init__(
+        self, options: RunOptions, fields: list[OptionField], assistants: list[Assistant], graphs: list[str] = ()
+    ) -> None:
         super().__init__(classes="modal")
         self.options = options
         self.fields = fields
         self.assistants = assistants
+        self.graphs = list(graphs)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -wide", id="run-options-dialog"):
             yield Static(Content.styled("Run options", "bold"), classes="dialog-title")
-            choices = [(Content(clean(a.name or a.graph_id)) + Content.styled(f"  {clean(a.graph_id)}", "dim"), assistant_value(a.assistant_id, a.graph_id, a.name)) for a in self.assistants]
-            if not any(value == self.options.assistant_id for _, value in choices):
-                choices.insert(0, (Content(clean(self.options.assistant_id)), self.options.assistant_id))
             yield Label("Assistant / graph")
-            yield Select(choices, value=self.options.assistant_id, allow_blank=False, id="option-assistant")
+            yield GraphChoice(
+                self.assistants, self.graphs, self.options.assistant_id,
+                auto="each thread's own graph", id="option-assistant",
+            )
             with VerticalScroll(id="option-fields"):
                 for index, spec in enumerate(self.fields):
                     yield from self._field(spec, self.options.values.get(spec.name), field_id(spec.name, index))
@@ -102,7 +106,7 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
                     values[spec.name] = text
         self.dismiss(
             RunOptions(
-                assistant_id=str(self.query_one("#option-assistant", Select).value),
+                assistant_id=self.query_one("#option-assistant", GraphChoice).value,
                 values=values,
                 send_as=self.query_one("#option-send-as", Select).value,  # type: ignore[arg-type]
             )

@@ -47,6 +47,8 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._loading_older = False
         self._banner: Static | None = None  # the past view's notice, pinned above the conversation
         self._marker: Static | None = None  # "↑ N older messages"
+        self._echo: ChatMessage | None = None
+        """The message being sent, shown before the server has stored it (add_echo)."""
 
     # -- whole conversations ---------------------------------------------------------------
 
@@ -178,8 +180,35 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     # -- live updates ----------------------------------------------------------------------
 
+    async def add_echo(self, message: ChatMessage) -> None:
+        """Show the message being sent at once. The server may store it under another id
+        (DeerFlow: `<id>__user`, reusing the sent id for a hidden reminder): its copy then
+        takes this one's place instead of showing the text twice."""
+        await self.add_message(message)
+        self._echo = message
+
+    def _adopt_echo(self, message: ChatMessage) -> bool:
+        """True if `message` is the server's copy of the echo under a new id (now its id)."""
+        echo = self._echo
+        if echo is not None and message.id == echo.id and message.text == echo.text:
+            self._echo = None  # stored as sent
+        if echo is None or message.type != "human" or message.id == echo.id or message.id in self._ids:
+            return False
+        if message.hidden or message.text.strip() != echo.text.strip():
+            return False
+        self._echo = None
+        self._ids.discard(echo.id)
+        self._ids.add(message.id)
+        self.messages = [message if m.id == echo.id else m for m in self.messages]
+        for view in self.query_children(MessageView):
+            if view.message.id == echo.id:
+                view.message = message
+        return True
+
     async def add_message(self, message: ChatMessage) -> None:
         """Append one whole message (unless it is shown already)."""
+        if self._adopt_echo(message):
+            return
         if message.id and message.id in self._ids:
             view = self._streaming.get(message.id)
             if view is not None and message.type == "ai":
@@ -268,6 +297,10 @@ class ChatLog(VerticalScroll, can_focus=True):
         for view in self._streaming.values():
             await view.finish()
         if final is not None:
+            for message in final:  # first: the echo's id may be the server's for another message
+                if self._echo is None or self._adopt_echo(message):
+                    break
+            self._echo = None
             by_id = {m.id: m for m in final if m.id}
             for key, view in self._streaming.items():
                 message = by_id.get(key)
@@ -292,6 +325,11 @@ class ChatLog(VerticalScroll, can_focus=True):
         self.messages = [message if m.id == message.id else m for m in self.messages]
         await self.mount(view_for(message), after=view)
         await view.remove()
+
+    async def show_welcome(self, text: Content) -> None:
+        """What a newcomer sees on a server with no thread yet (goes with the first message)."""
+        await self.remove_children(".chat-welcome")
+        await self.mount(Static(text, classes="chat-notice chat-welcome"))
 
     async def add_notice(self, text: Content | str, classes: str = "chat-notice") -> None:
         await self.mount(Static(text if isinstance(text, Content) else plain(text), classes=classes))

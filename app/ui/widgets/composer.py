@@ -30,6 +30,11 @@ class Composer(TextArea):
     def __init__(self, **kwargs) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
 
+    def show_draft(self, text: str) -> None:
+        """Put `text` in the composer, the cursor at its end (typing goes on from there)."""
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+
     def action_submit(self) -> None:
         text = self.text.strip()
         if text:

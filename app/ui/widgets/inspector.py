@@ -190,6 +190,8 @@ class Inspector(TabbedContent):
         self.state_tree.clear()
         self.timeline.clear()
         self.diff_view.show_note("")
+        self.graph_view.show_note("No thread open.")
+        self.event_log.clear()
         self._update_banner()
 
     # -- local work ----------------------------------------------------------------------------

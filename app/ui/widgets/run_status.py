@@ -13,6 +13,7 @@ STATE_STYLES = {
     "starting": "$warning",
     "running": "bold $accent",
     "waiting": "bold $warning",
+    "paused": "$accent",
     "error": "bold $error",
     "cancelled": "$warning",
     "offline": "bold $error",

@@ -31,7 +31,8 @@ DEFAULT_ROW_WIDTH = 35
 BADGES = {
     "idle": ("○ idle", "dim"),
     "busy": ("● busy", "bold $warning"),
-    "interrupted": ("? waiting", "bold $accent"),
+    "waiting": ("? waiting", "bold $accent"),
+    "paused": ("‖ paused", "$accent"),
     "error": ("✗ error", "bold $error"),
     "unknown": ("· ?", "dim"),
 }
@@ -43,7 +44,7 @@ def thread_row(thread: ThreadSummary, now: datetime, width: int = DEFAULT_ROW_WI
 
     `waiting` marks a thread whose agent asked a question the user left unanswered (a
     DeerFlow clarification leaves the thread idle, so its status does not say so)."""
-    badge, style = BADGES.get("interrupted" if waiting else thread.status, BADGES["unknown"])
+    badge, style = BADGES.get("waiting" if waiting else thread.phase, BADGES["unknown"])
     title = one_line(thread.title, 200) if thread.title else thread.thread_id
     tags = " ".join(
         one_line(f"{key}={value}", 24)
@@ -55,7 +56,7 @@ def thread_row(thread: ThreadSummary, now: datetime, width: int = DEFAULT_ROW_WI
         ("  " + relative_time(thread.updated_at, now), "dim"),
         ("  " + one_line(tags, 200), "dim italic") if tags else "",
     )
-    first = Content.styled(title, "bold" if thread.status == "interrupted" else "")
+    first = Content.styled(title, "bold" if waiting or thread.phase == "waiting" else "")
     return Content.assemble(first.truncate(width, ellipsis=True), "\n", second.truncate(width, ellipsis=True))
 
 

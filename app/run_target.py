@@ -1,0 +1,64 @@
+"""Which graph or assistant a run goes to, found on the server rather than assumed.
+
+A thread's runs go to the thread's own graph (its metadata, which the server writes at
+each run, else its last run's assistant). A new thread goes to the user's pick, else the
+server's only graph; with several graphs the user is asked. The server's graphs come from
+its assistants, or, where auth hides them (DeerFlow), from the threads' metadata and from
+the server's own refusal ("One of the registered graphs: a, b").
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import TYPE_CHECKING
+
+from app.models import ThreadQuery, ThreadSummary
+
+if TYPE_CHECKING:
+    from app.backends.base import Backend
+
+# The LangGraph server names each graph's default assistant uuid5(this, graph_id).
+_GRAPH_NAMESPACE = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
+_REGISTERED = re.compile(r"registered graphs:\s*(.+)", re.IGNORECASE | re.DOTALL)
+_INVALID_ASSISTANT = re.compile(r"invalid assistant", re.IGNORECASE)
+
+
+def thread_graph(thread: ThreadSummary | None) -> str:
+    """The assistant or graph a thread's runs use, as far as its row says ("" unknown)."""
+    if thread is None:
+        return ""
+    graph, assistant = thread.graph_id, thread.assistant_id
+    if graph and (not assistant or assistant == str(uuid.uuid5(_GRAPH_NAMESPACE, graph))):
+        return graph  # the graph's own assistant: its name reads better and auth never hides it
+    return assistant or graph
+
+
+def refused_assistant(message: str) -> bool:
+    """The server refused a run because it has no such assistant or graph."""
+    return bool(_INVALID_ASSISTANT.search(message))
+
+
+def graphs_in_refusal(message: str) -> list[str]:
+    """The graph ids a LangGraph server lists when it refuses an unknown assistant."""
+    found = _REGISTERED.search(message)
+    if not found:
+        return []
+    names = (name.strip().strip("'\".") for name in found.group(1).splitlines()[0].split(","))
+    return [name for name in names if name]
+
+
+async def server_graphs(backend: Backend, sample: int = 50) -> tuple[list[str], bool]:
+    """The graph ids the server runs, in a stable order, and whether that is all of them:
+    its assistants say so; where auth hides them, the graphs its newest threads ran on are
+    some of them (a server of several graphs may show only one there)."""
+    graphs: dict[str, None] = {}
+    if backend.capabilities.assistants:
+        for assistant in await backend.list_assistants():
+            graphs.setdefault(assistant.graph_id or assistant.assistant_id, None)
+    if graphs:
+        return list(graphs), True
+    for thread in await backend.search_threads(ThreadQuery(limit=sample)):
+        if thread.graph_id:
+            graphs.setdefault(thread.graph_id, None)
+    return list(graphs), False
