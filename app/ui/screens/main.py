@@ -1128,13 +1128,22 @@ class MainScreen(Screen):
             Content.assemble(
                 ("assistant ", "dim"),
                 (clean(target or "?"), "bold"),
-                ("" if options.assistant_id else " (the thread's)" if target else " (asked at the first send)", "dim"),
+                (self._target_note(summary, target), "dim"),
                 ("  options ", "dim"),
                 clean(options.summary()),
                 (f"  as {options.send_as}" if options.send_as != "context" else "", "dim"),
                 ("  (o to change)", "dim italic"),
             )
         )
+
+    def _target_note(self, summary: ThreadSummary | None, target: str) -> str:
+        """Why runs go to `target` (nothing to say when the user picked it)."""
+        if self.app.run_options.assistant_id:
+            return ""
+        if not target:
+            return " (asked at the first send)"
+        own = thread_graph(summary) or self.app.thread_targets.get(self.thread_id or "")
+        return " (the thread's)" if own else " (the server's only graph)"
 
     def action_run_options(self) -> None:
         if self.app.backend is not None:
