@@ -96,7 +96,7 @@ async def test_graphs_are_found_when_auth_hides_the_assistants(any_server_url):
 async def test_a_thread_runs_on_its_own_graph(any_server_url):
     metadata = tag()
     thread_id = await run_on(any_server_url, "support_bot", "first", metadata)
-    app = make_app(any_server_url)
+    app = make_app(any_server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
@@ -107,7 +107,7 @@ async def test_a_thread_runs_on_its_own_graph(any_server_url):
 
 
 async def test_a_new_message_on_a_server_of_several_graphs_asks_which(any_server_url):
-    app = make_app(any_server_url)
+    app = make_app(any_server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         screen = app.screen
@@ -130,8 +130,7 @@ async def test_a_new_message_on_a_server_of_several_graphs_asks_which(any_server
 async def test_a_refused_graph_asks_again_and_keeps_the_message(any_server_url):
     metadata = tag()
     thread_id = await run_on(any_server_url, "support_bot", "first", metadata)
-    app = make_app(any_server_url)
-    app.run_options.assistant_id = "agent"  # the user's pick, from another server
+    app = make_app(any_server_url, assistant="agent")  # the user's pick, from another server
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
@@ -150,7 +149,7 @@ async def test_a_refused_graph_asks_again_and_keeps_the_message(any_server_url):
 
 
 async def test_first_launch_on_an_empty_server_types_into_the_composer(fresh_one_graph_url):
-    app = make_app(fresh_one_graph_url)
+    app = make_app(fresh_one_graph_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await wait_for(pilot, lambda: "Welcome to Threadbench" in screen_text(app), what="the welcome")
@@ -168,7 +167,7 @@ async def test_a_waiting_thread_asks_only_on_enter_and_the_enter_does_not_answer
     metadata = tag()
     other = await run_on(any_server_url, "support_bot", "nothing to approve", metadata)
     waiting = await run_on(any_server_url, "support_bot", "approve the refund", metadata)
-    app = make_app(any_server_url)
+    app = make_app(any_server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await search(pilot, metadata)
@@ -193,7 +192,7 @@ async def test_a_waiting_thread_asks_only_on_enter_and_the_enter_does_not_answer
 async def test_highlighting_a_waiting_thread_does_not_pop_its_question(any_server_url):
     metadata = tag()
     waiting = await run_on(any_server_url, "support_bot", "approve it", metadata)
-    app = make_app(any_server_url)
+    app = make_app(any_server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, waiting)

@@ -804,7 +804,8 @@ async def test_a_context_key_that_is_no_identifier_gets_a_field(b: Bench) -> Non
     try:
         screen = await use_bi_root_options(b)
         assert any("odd key [b]" in str(w.visual) for w in screen.query(".option-label"))
-        odd = next(w for w in screen.query(Input) if w.id not in ("option-max_tokens", "option-temperature", "option-model_name"))
+        odd = next(w for w in screen.query(Input) if w.id not in (
+            "option-max_tokens", "option-temperature", "option-model_name", "option-assistant-typed"))
         odd.value = "[bold]v[/]"
         await b.pilot.press("ctrl+s")
         await wait_for(b.pilot, lambda: isinstance(b.app.screen, MainScreen))

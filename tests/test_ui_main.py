@@ -14,11 +14,12 @@ from langgraph_sdk import get_client
 
 from app.ui.screens.confirm import ConfirmScreen
 from app.ui.screens.new_thread import NewThreadScreen
+from app.ui.screens.pick_graph import PickGraphScreen
 from app.ui.screens.prompt import PromptScreen
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.message_views import ToolCallView
 from app.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, ai_texts, make_app, tag, wait_for, wait_ready
+from ui_support import TERMINAL, ai_texts, make_app, screen_text, tag, wait_for, wait_ready
 
 # One rerun: twice in four clean-clone CI runs (2026-11-30) a search for a thread made
 # moments before did not show it within 30 s, in a different test each time, and never
@@ -113,18 +114,23 @@ async def test_a_tool_call_is_rendered_and_todos_reach_the_state_tree(server_url
 
 
 async def test_a_refused_send_keeps_the_draft_and_says_why(server_url):
-    app = make_app(server_url)
+    """An unknown graph: the server's whole refusal is shown in the graph picker; leaving it
+    sends nothing and keeps the message."""
+    app = make_app(server_url, assistant="no-such-graph")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.assistant_id = "no-such-graph"
         composer = app.screen.query_one(Composer)
         composer.focus()
         await pilot.pause()
         await pilot.press(*"keep me", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickGraphScreen), what="the graph picker")
+        assert "Invalid assistant: 'no-such-graph'" in screen_text(app)
+        assert "registered graphs: agent, be_chat" in screen_text(app)  # the whole message
+        await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "error", what="refusal")
         assert composer.text == "keep me"
         assert not [v for v in app.screen.query(".message.-human") if v.message.text == "keep me"]
-        assert any(n.severity == "error" for n in app._notifications)
+        assert any("your message is kept" in str(n.message) for n in app._notifications)
 
 
 async def test_page_through_500_threads(server_url):

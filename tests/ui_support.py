@@ -17,8 +17,12 @@ FIXED_NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 TERMINAL = (140, 40)
 
 
-def make_app(url: str, data_dir: Path | None = None, **kwargs) -> ThreadbenchApp:
-    settings = Settings(url=url, data_dir=data_dir or Path(tempfile.mkdtemp(prefix="tb-ui-")))
+def make_app(url: str, data_dir: Path | None = None, *, assistant: str = "agent", **kwargs) -> ThreadbenchApp:
+    """`assistant`: the user's pick for every run, as the config file's [run_options] gives
+    it (the test server runs a dozen graphs; most tests talk to the demo agent). "" leaves
+    each run on its thread's own graph."""
+    settings = Settings(url=url, data_dir=data_dir or Path(tempfile.mkdtemp(prefix="tb-ui-")),
+                        run_options={"assistant_id": assistant} if assistant else {})
     return ThreadbenchApp(
         settings, backend_kind="langgraph", clock=lambda: FIXED_NOW, monotonic=lambda: 0.0, **kwargs
     )

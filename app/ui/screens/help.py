@@ -56,6 +56,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from app.ui.screens.main import MainScreen
     from app.ui.screens.message_log import MessageLogScreen
     from app.ui.screens.new_thread import NewThreadScreen
+    from app.ui.screens.pick_graph import PickGraphScreen
     from app.ui.screens.prompt import PromptScreen
     from app.ui.screens.run_options import RunOptionsScreen
     from app.ui.widgets.chat_log import ChatLog
@@ -78,6 +79,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Answer the agent", HumanInputScreen, False),
         ("Answer: tool decision", DecisionPicker, False),
         ("Inbox", InboxScreen, False),
+        ("Which graph", PickGraphScreen, False),
         ("New thread", NewThreadScreen, False),
         ("Run options", RunOptionsScreen, False),
         ("Edit state", EditStateScreen, False),
