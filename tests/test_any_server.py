@@ -221,3 +221,17 @@ async def test_rows_tell_a_question_from_a_pause(any_server_url):
         await backend.close()
     assert (rows[asking].status, rows[asking].phase) == ("idle", "waiting")
     assert rows[paused].phase == "paused", rows[paused]
+
+
+async def test_keys_typed_while_the_app_starts_are_a_message_not_commands(any_server_url):
+    await run_on(any_server_url, "support_bot", "a thread to list")
+    app = make_app(any_server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        for char in "so hello":  # `s` sorts and `o` opens the run options in the thread list
+            app.post_message(events.Key(char, char) if char != " " else events.Key("space", " "))
+        await wait_ready(pilot)
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.query_one(Composer).text == "so hello", what="the typed text")
+        assert screen.query_one("#thread-search").value == ""
+        assert isinstance(app.screen, MainScreen) and screen.sidebar.sort[:2] == ("updated_at", "desc")
+        assert isinstance(app.focused, Composer)  # typing has begun: the focus stays

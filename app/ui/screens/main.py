@@ -79,6 +79,10 @@ def sentence(error: BaseException, then: str = "") -> str:
 class MainScreen(Screen):
     app: "ThreadbenchApp"
 
+    AUTO_FOCUS = "#composer"
+    """What is typed before the threads are listed is a message, never one-letter commands
+    or a search; the list takes the focus once it has rows (unless typing has begun)."""
+
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="main.search", tooltip="Search threads"),
         Binding("n", "new_thread", "New", id="main.new", tooltip="New thread"),
@@ -190,10 +194,8 @@ class MainScreen(Screen):
         if self.app.backend is None:
             self.sidebar.show_note(self.app.starting_text)
             self.run_status.show("starting", self.app.starting_text)
-            self.composer.focus()  # what is typed while the server starts is a message, not keys
         else:
             self.backend_ready()
-            self.thread_list.focus()
 
     def backend_ready(self) -> None:
         self.run_status.show("idle", "")
