@@ -1,7 +1,8 @@
 """Shared fixtures: the real LangGraph server, started once per test session.
 
 The server runs every graph in tests/graphs/langgraph.json (the demo agent as "agent",
-plus small graphs made for particular tests) on a free port with persistence off.
+plus small graphs made for particular tests) on a free port with persistence off. A second
+one, with DeerFlow's login (tests/graphs/deerflow_auth), is started when a test asks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from tenxgraph_fixtures import *  # noqa: F403 - the 10xGraph server fixtures
 from ui_fixtures import *  # noqa: F403 - deterministic UI (no cursor blink)
 
 GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
+DEERFLOW_CONFIG = Path(__file__).parent / "graphs" / "deerflow_auth" / "langgraph.json"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -25,6 +27,7 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory):
     patch.setenv("THREADBENCH_CONFIG", str(path))
     patch.delenv("THREADBENCH_PROFILE", raising=False)
     patch.delenv("THREADBENCH_THEME", raising=False)
+    patch.delenv("THREADBENCH_PASSWORD", raising=False)
     yield path
     patch.undo()
 
@@ -47,3 +50,16 @@ def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def server_url(langgraph_server: EmbeddedServer) -> str:
     return langgraph_server.url
+
+
+@pytest.fixture(scope="session")
+def deerflow_url(tmp_path_factory: pytest.TempPathFactory):
+    """A LangGraph server with DeerFlow's auth (tests/graphs/deerflow_auth): its login route
+    and cookie + CSRF rules, serving the graph lead_agent; persistence off."""
+    server = EmbeddedServer(data_dir=tmp_path_factory.mktemp("deerflow-server"), config=DEERFLOW_CONFIG, persist=False)
+    server.start()
+    try:
+        server.wait_ready(timeout=90)
+        yield server.url
+    finally:
+        server.stop()
