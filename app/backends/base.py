@@ -56,6 +56,10 @@ class Unauthorized(BackendError):
     )
 
 
+class LoginFailed(Unauthorized):
+    """The server refused to log in: a wrong email or password, or a lock-out."""
+
+
 class LoginRequired(Unauthorized):
     """The server wants a logged-in session (DeerFlow), not an API key."""
 

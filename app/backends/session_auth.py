@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from app.backends.base import BackendError, Credentials, Invalid, Unauthorized
+from app.backends.base import BackendError, Credentials, Invalid, LoginFailed
 
 LOGIN_PATH = "/api/v1/auth/login/local"
 ACCESS_COOKIE = "access_token"
@@ -158,13 +158,13 @@ class SessionAuth(httpx.Auth):
     def _login_error(self, response: httpx.Response) -> BackendError:
         status, who = response.status_code, f"Could not log in to {self.origin} as {self.credentials.email}"
         if status == 401:
-            return Unauthorized(
+            return LoginFailed(
                 f"{who}: the server refused the email or password.",
                 hint="Check the email, and the password in $THREADBENCH_PASSWORD (or type it again).",
                 status=status,
             )
         if status == 429:
-            return Unauthorized(
+            return LoginFailed(
                 f"{who}: too many failed logins, so the server locks you out for a few minutes.",
                 hint="Wait a few minutes, then try again with the right password.",
                 status=status,
