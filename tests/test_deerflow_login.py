@@ -174,6 +174,24 @@ async def test_the_session_survives_every_renewal_of_the_client(deerflow_url) ->
         await backend.close()
 
 
+@pytest.mark.server
+async def test_the_session_and_the_password_go_to_its_origin_only(deerflow_url) -> None:
+    from app.backends.session_auth import SessionAuth
+    from test_secrets import Recorder
+
+    session = SessionAuth(deerflow_url + "/some/path", ADA)
+    with Recorder() as other:
+        async with httpx.AsyncClient(auth=session, cookies=session.jar, timeout=10) as client:
+            assert (await client.get(f"{deerflow_url}/threads/{uuid.uuid4()}")).status_code == 404  # logged in
+            await client.post(f"{other.url}/threads/search", json={})
+            await client.get(f"{other.url}/info")
+        cookies = [cookie.value for cookie in session.jar if len(cookie.value) > 8]  # access and CSRF tokens
+        assert len(other.requests) == 2 and cookies
+        for secret in (ADA.password, *cookies):
+            assert secret not in other.everything()
+        assert not [r for r in other.requests if {"cookie", "x-csrf-token"} & {h.lower() for h in r["headers"]}]
+
+
 def test_refusals_that_ask_for_a_session() -> None:
     # The Gateway's structured codes cannot come from a langgraph-api auth handler (it turns a
     # refusal into {"detail": "<text>"}), so they are checked here on the bodies DeerFlow sends.

@@ -96,7 +96,10 @@ class SessionAuth(httpx.Auth):
 
     async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
         if origin_of(request.url) != self.origin:
-            yield request  # another host: no cookie, no token, no password
+            # Another origin: no token, no password, and none of our cookies, which a cookie
+            # jar would send to the same host on any port.
+            request.headers.pop("Cookie", None)
+            yield request
             return
         await request.aread()  # it may be sent twice
         seen = self._logins
