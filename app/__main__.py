@@ -3,6 +3,7 @@
     threadbench                          embedded server + the bundled demo agent
     threadbench --graph my_graph.py:graph  embedded server running your graph
     threadbench --url http://host:2024   any LangGraph Agent Server (or a 10xGraph server)
+    threadbench --url URL --email EMAIL  log in first (DeerFlow); password from $THREADBENCH_PASSWORD
     threadbench --profile NAME           a server profile from the config file
     threadbench serve [--port P] [ARGS]  the same app in a browser (textual-serve)
     threadbench config                   where the config file is, and its profiles
@@ -20,7 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import urlparse
 
-from app.config import Settings, api_key_problem, default_data_dir
+from app.config import PASSWORD_ENV, Settings, api_key_problem, default_data_dir
 from app.settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
 
 EXIT_USAGE = 2
@@ -47,6 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--api-key",
         help="API key for --url (default: $LANGGRAPH_API_KEY, $LANGSMITH_API_KEY)",
+    )
+    parser.add_argument(
+        "--email",
+        help=f"log in to --url with this email (DeerFlow); the password is read from ${PASSWORD_ENV}, "
+        "else asked for",
     )
     parser.add_argument(
         "--backend",
@@ -99,6 +105,7 @@ def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
     flags = Flags(
         url=check_url(args.url) if args.url else None,
         api_key=args.api_key,
+        email=args.email,
         backend=args.backend,
         profile=args.profile,
         theme=args.theme,
@@ -118,7 +125,29 @@ def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
     if settings.url and (problem := api_key_problem(settings.effective_api_key())):
         source = settings.key_source if settings.key_source == "--api-key" else f"${settings.key_source}"
         raise UsageError(f"The API key from {source} {problem}.")
+    if settings.email and not settings.url:
+        raise UsageError("--email logs in to a server given with --url or a profile; the embedded server needs no login.")
     return settings
+
+
+def ask_password(settings: Settings, stdin=None) -> None:
+    """Ask for the password (not echoed) when an email is given and no variable holds one;
+    without a terminal to ask in, say where to put it."""
+    import getpass
+
+    stdin = sys.stdin if stdin is None else stdin
+    if not settings.email or not settings.url or settings.effective_password():
+        return
+    where = " or ".join(f"${name}" for name in settings.password_env_vars())
+    if not stdin.isatty():
+        raise UsageError(
+            f"Logging in to {settings.url} as {settings.email} needs a password: set {where}, "
+            "or start threadbench in a terminal to be asked for it."
+        )
+    password = getpass.getpass(f"Password for {settings.email} at {settings.url}: ")
+    if not password:
+        raise UsageError(f"No password given for {settings.email}: type it, or set {where}.")
+    settings.password = password
 
 
 def check_url(url: str, where: str = "--url") -> str:
@@ -135,13 +164,17 @@ def probe_server(settings: Settings) -> str:
     """Reach the server before the UI starts; returns the backend kind to use."""
     import asyncio
 
-    from app.backends.base import BackendError
+    from app.backends.base import BackendError, Unauthorized
     from app.backends.detect import detect_backend_kind
 
     assert settings.url is not None
     try:
-        detected = asyncio.run(detect_backend_kind(settings.url, settings.effective_api_key()))
+        detected = asyncio.run(detect_backend_kind(
+            settings.url, settings.effective_api_key(), credentials=settings.credentials()
+        ))
         return detected if settings.backend == "auto" else settings.backend
+    except Unauthorized as error:  # a login or a session the server wants
+        raise UsageError(f"{str(error).rstrip('.')}. {error.hint}") from None
     except BackendError as error:
         raise UsageError(
             f"Cannot reach an agent server at {settings.url}: {error}. {error.hint} "
@@ -159,7 +192,8 @@ def enable_textual_devtools(environ) -> None:
 
 
 def show_config() -> int:
-    """`threadbench config`: the file's path and profiles (key variables by name, never values)."""
+    """`threadbench config`: the file's path and profiles (key and password variables by
+    name, never values)."""
     import os
 
     path = config_path()
@@ -174,12 +208,22 @@ def show_config() -> int:
         if profile.api_key_env:
             key = f"key from ${profile.api_key_env} ({'set' if os.environ.get(profile.api_key_env) else 'not set'})"
         default = "  (default)" if name == config.default_profile else ""
-        print(f"profile {name}: {profile.url}  backend {profile.backend}  {key}{default}")
+        print(f"profile {name}: {profile.url}  backend {profile.backend}  {key}{login_text(profile)}{default}")
     if config.theme:
         print(f"theme: {config.theme}")
     for problem in config.problems:
         print(f"note: {problem}")
     return 0
+
+
+def login_text(profile) -> str:
+    """How a profile logs in, for `threadbench config` (the password's variable, never its value)."""
+    import os
+
+    if not profile.email:
+        return ""
+    name = profile.password_env or PASSWORD_ENV
+    return f"  login {profile.email}, password from ${name} ({'set' if os.environ.get(name) else 'not set'})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -193,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = settings_from_args(args)
+        ask_password(settings)
         kind = probe_server(settings) if settings.url else "langgraph"
     except UsageError as error:
         print(f"threadbench: {error}", file=sys.stderr)

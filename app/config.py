@@ -1,8 +1,9 @@
 """Settings: where the app's data lives and which server it talks to.
 
 Precedence is flags > environment > config file > defaults (app.settings_file reads the
-file and resolves it). The API key is kept out of every repr so it cannot end up in a log
-line or a crash report by accident; a profile only names the variable that holds it.
+file and resolves it). The API key and the password are kept out of every repr so they
+cannot end up in a log line or a crash report by accident; a profile only names the
+variables that hold them.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import platformdirs
 
 if TYPE_CHECKING:
+    from app.backends.base import Credentials
     from app.settings_file import Profile
 
 APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
+PASSWORD_ENV = "THREADBENCH_PASSWORD"
 
 BackendKind = Literal["auto", "langgraph", "10xgraph"]
 
@@ -56,6 +59,12 @@ class Settings:
     """The config-file profile in use, if any."""
     api_key_env: str | None = None
     """The variable the profile reads its key from (a name, never a key)."""
+    email: str | None = None
+    """Log in to the server with this email (DeerFlow)."""
+    password: str | None = field(default=None, repr=False)
+    """The password typed at the prompt; else it is read from the environment."""
+    password_env: str | None = None
+    """The variable the profile reads its password from (a name, never a password)."""
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding id -> keys, from the config file's [keymap]."""
@@ -94,3 +103,20 @@ class Settings:
                 return value
         return None
 
+
+    def password_env_vars(self) -> list[str]:
+        """Where the password is read from, first to last: the profile's variable, then
+        $THREADBENCH_PASSWORD."""
+        return [name for name in (self.password_env, PASSWORD_ENV) if name]
+
+    def effective_password(self) -> str | None:
+        if self.password:
+            return self.password
+        return next((os.environ[name] for name in self.password_env_vars() if os.environ.get(name)), None)
+
+    def credentials(self) -> "Credentials | None":
+        """The email and password to log in with, when an email is given."""
+        from app.backends.base import Credentials
+
+        password = self.effective_password()
+        return Credentials(self.email, password) if self.email and password else None

@@ -66,14 +66,18 @@ def main(argv: list[str] | None = None) -> int:
     api_key, app_args = pop_option(app_args, "--api-key")
     if api_key:
         os.environ["LANGGRAPH_API_KEY"] = api_key  # inherited by each app process
-    from app.__main__ import UsageError, settings_from_args
+    from app.__main__ import UsageError, ask_password, settings_from_args
     from app.__main__ import build_parser as app_parser
+    from app.config import PASSWORD_ENV
 
     try:
         settings = settings_from_args(app_parser().parse_args(app_args))
+        ask_password(settings)  # here, in the terminal: a tab's app has none to ask in
     except UsageError as error:
         print(f"threadbench: {error}", file=sys.stderr)
         return 2
+    if settings.password:
+        os.environ[PASSWORD_ENV] = settings.password  # inherited by each app process
     server = None
     if settings.url is None:  # one embedded server for every tab
         from app.embedded.launcher import EmbeddedServer, LaunchError

@@ -11,6 +11,8 @@ Where: `platformdirs.user_config_dir("threadbench")/config.toml` (on Linux
     backend = "auto"                   # auto | langgraph | 10xgraph
     api_key_env = "LANGSMITH_API_KEY"  # the NAME of the variable holding the key, never the key
     assistant_id = "agent"             # optional: the assistant runs use on this server
+    email = "me@example.com"           # optional: log in with it (DeerFlow)
+    password_env = "DEERFLOW_PASSWORD" # the NAME of the variable holding the password
 
     [run_options]
     assistant_id = "agent"
@@ -21,8 +23,8 @@ Where: `platformdirs.user_config_dir("threadbench")/config.toml` (on Linux
     "main.new" = "ctrl+n"              # binding id = keys (comma-separated); see the help screen (f1)
 
 Precedence, for every setting: command-line flags > environment variables > this file >
-defaults (see `resolve_settings`). API keys are never read from or written to this file;
-a profile names the environment variable that holds its key. The app writes the file
+defaults (see `resolve_settings`). API keys and passwords are never read from or written
+to this file; a profile names the environment variables that hold them. The app writes the file
 (mode 0600) only to remember the theme, and then changes that one line, keeping comments
 and everything else as they were.
 """
@@ -49,7 +51,7 @@ THEME_ENV = "THREADBENCH_THEME"
 DATA_DIR_ENV = "THREADBENCH_DATA_DIR"
 BACKENDS = ("auto", "langgraph", "10xgraph")
 TOP_LEVEL_KEYS = {"default_profile", "theme", "data_dir", "profiles", "run_options", "keymap"}
-PROFILE_KEYS = {"url", "backend", "api_key_env", "assistant_id"}
+PROFILE_KEYS = {"url", "backend", "api_key_env", "assistant_id", "email", "password_env"}
 SECRET_KEYS = {"api_key", "key", "token", "password", "secret"}
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -73,6 +75,9 @@ class Profile:
     api_key_env: str | None = None
     """The name of the environment variable holding this server's key (never the key)."""
     assistant_id: str | None = None
+    email: str | None = None
+    password_env: str | None = None
+    """The name of the environment variable holding the password (never the password)."""
 
     def key_is_set(self, environ: Mapping[str, str] | None = None) -> bool:
         environ = os.environ if environ is None else environ
@@ -125,6 +130,14 @@ def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
             raise ConfigError(f"{path}: {where} must be a string, not {type(value).__name__}")
         return value
 
+    def env_name(value: Any, where: str, example: str, secret: str) -> str | None:
+        name = text(value, where)
+        if name is not None and not _ENV_NAME.match(name):
+            raise ConfigError(
+                f"{path}: {where} must be the NAME of an environment variable (like {example}), not {secret}"
+            )
+        return name
+
     config.default_profile = text(data.get("default_profile"), "default_profile")
     config.theme = text(data.get("theme"), "theme")
     if (data_dir := text(data.get("data_dir"), "data_dir")) is not None:
@@ -138,7 +151,12 @@ def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
         if not isinstance(spec, dict):
             raise ConfigError(f"{path}: {where} must be a table with url = \"...\"")
         for key in spec:
-            if key.lower() in SECRET_KEYS:
+            if key.lower() == "password":
+                problems.append(
+                    f"{where} {key} is ignored: passwords are never read from the config file. "
+                    "Put it in an environment variable and name it with password_env."
+                )
+            elif key.lower() in SECRET_KEYS:
                 problems.append(
                     f"{where} {key} is ignored: keys are never read from the config file. "
                     "Put the key in an environment variable and name it with api_key_env."
@@ -151,18 +169,14 @@ def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
         backend = text(spec.get("backend"), f"{where} backend") or "auto"
         if backend not in BACKENDS:
             raise ConfigError(f"{path}: {where} backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-        key_env = text(spec.get("api_key_env"), f"{where} api_key_env")
-        if key_env is not None and not _ENV_NAME.match(key_env):
-            raise ConfigError(
-                f"{path}: {where} api_key_env must be the NAME of an environment variable "
-                "(like LANGSMITH_API_KEY), not a key"
-            )
         config.profiles[name] = Profile(
             name=name,
             url=url.rstrip("/"),
             backend=backend,
-            api_key_env=key_env,
+            api_key_env=env_name(spec.get("api_key_env"), f"{where} api_key_env", "LANGSMITH_API_KEY", "a key"),
             assistant_id=text(spec.get("assistant_id"), f"{where} assistant_id"),
+            email=text(spec.get("email"), f"{where} email"),
+            password_env=env_name(spec.get("password_env"), f"{where} password_env", "DEERFLOW_PASSWORD", "a password"),
         )
 
     run_options = data.get("run_options", {})
@@ -192,6 +206,7 @@ class Flags:
 
     url: str | None = None
     api_key: str | None = field(default=None, repr=False)
+    email: str | None = None
     backend: str | None = None
     profile: str | None = None
     theme: str | None = None
@@ -209,6 +224,8 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
     - url, backend: --url / --backend > the profile > embedded server / auto
     - API key: --api-key > $<profile's api_key_env> > $LANGGRAPH_API_KEY, $LANGSMITH_API_KEY,
       $LANGCHAIN_API_KEY (read when needed, never stored)
+    - email: --email > the profile's email; its password: $<profile's password_env> >
+      $THREADBENCH_PASSWORD > asked for (read when needed, never stored)
     - theme: --theme > $THREADBENCH_THEME > theme > Textual's default
     - data dir: --data-dir > $THREADBENCH_DATA_DIR > data_dir > the platform's user data dir
     """
@@ -244,6 +261,8 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
         debug=flags.debug,
         profile=profile.name if profile else None,
         api_key_env=profile.api_key_env if profile else None,
+        email=flags.email or (profile.email if profile else None),
+        password_env=profile.password_env if profile else None,
         theme=flags.theme or environ.get(THEME_ENV) or config.theme,
         keymap=dict(config.keymap),
         run_options=dict(config.run_options),

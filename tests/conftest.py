@@ -1,7 +1,8 @@
 """Shared fixtures: the real LangGraph server, started once per test session.
 
 The server runs every graph in tests/graphs/langgraph.json (the demo agent as "agent",
-plus small graphs made for particular tests) on a free port with persistence off.
+plus small graphs made for particular tests) on a free port with persistence off. A second
+one, with DeerFlow's login (tests/graphs/deerflow_auth), is started when a test asks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from tenxgraph_fixtures import *  # noqa: F403 - the 10xGraph server fixtures
 from ui_fixtures import *  # noqa: F403 - deterministic UI (no cursor blink)
 
 GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
+DEERFLOW_CONFIG = Path(__file__).parent / "graphs" / "deerflow_auth" / "langgraph.json"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -25,6 +27,7 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory):
     patch.setenv("THREADBENCH_CONFIG", str(path))
     patch.delenv("THREADBENCH_PROFILE", raising=False)
     patch.delenv("THREADBENCH_THEME", raising=False)
+    patch.delenv("THREADBENCH_PASSWORD", raising=False)
     yield path
     patch.undo()
 
@@ -50,19 +53,10 @@ def server_url(langgraph_server: EmbeddedServer) -> str:
 
 
 def serve_config(tmp_path_factory: pytest.TempPathFactory, folder: str) -> EmbeddedServer:
-    """A real server for tests/graphs/<folder>/langgraph.json: graphs this project did not
-    name `agent` (paths made absolute, as the json's own folder is not the server's)."""
-    import json
-
-    source = Path(__file__).parent / "graphs" / folder
-    config = json.loads((source / "langgraph.json").read_text())
-    config["graphs"] = {name: str((source / spec).resolve()) for name, spec in config["graphs"].items()}
-    config["dependencies"] = [str((source / dep).resolve()) for dep in config["dependencies"]]
-    if "auth" in config:
-        config["auth"]["path"] = str((source / config["auth"]["path"]).resolve())
-    work = tmp_path_factory.mktemp(folder)
-    (work / "langgraph.json").write_text(json.dumps(config))
-    return EmbeddedServer(data_dir=work, config=work / "langgraph.json", persist=False)
+    """A real server, persistence off, for tests/graphs/<folder>/langgraph.json: graphs this
+    project did not name `agent`."""
+    config = Path(__file__).parent / "graphs" / folder / "langgraph.json"
+    return EmbeddedServer(data_dir=tmp_path_factory.mktemp(folder), config=config, persist=False)
 
 
 @pytest.fixture(scope="session")
@@ -82,6 +76,19 @@ def any_server_url(tmp_path_factory: pytest.TempPathFactory):
 def fresh_one_graph_url(tmp_path_factory: pytest.TempPathFactory):
     """A server of its own (no thread on it yet) running one graph, support_bot."""
     server = serve_config(tmp_path_factory, "one_graph")
+    server.start()
+    try:
+        server.wait_ready(timeout=90)
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def deerflow_url(tmp_path_factory: pytest.TempPathFactory):
+    """A LangGraph server with DeerFlow's auth (tests/graphs/deerflow_auth): its login route
+    and cookie + CSRF rules, serving the graph lead_agent; persistence off."""
+    server = EmbeddedServer(data_dir=tmp_path_factory.mktemp("deerflow-server"), config=DEERFLOW_CONFIG, persist=False)
     server.start()
     try:
         server.wait_ready(timeout=90)

@@ -1,4 +1,5 @@
-"""The config file: TOML parsing, precedence (flags > env > file), 0600 writes, no key values."""
+"""The config file: TOML parsing, precedence (flags > env > file), 0600 writes, no key or
+password values."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ backend = "langgraph"
 url = "https://prod.example.com"
 api_key_env = "PROD_KEY"
 assistant_id = "lead_agent"
+
+[profiles.deer]
+url = "http://127.0.0.1:2026/api/langgraph"
+email = "ada@example.com"
+password_env = "DEER_PASSWORD"
 
 [run_options]
 assistant_id = "agent"
@@ -104,6 +110,39 @@ def test_a_key_value_in_the_file_is_ignored_with_a_reason(tmp_path: Path):
     settings = resolve_settings(Flags(profile="a"), {}, config)
     assert settings.api_key is None
     assert "lsv2_secret" not in repr(settings) and "lsv2_secret" not in repr(config)
+
+
+def test_a_password_in_the_file_is_ignored_with_a_reason(tmp_path: Path):
+    path = tmp_path / "config.toml"
+    path.write_text("[profiles.a]\nurl = 'http://x'\nemail = 'ada@example.com'\npassword = 'hunter2-secret'\n")
+    config = load_config(path)
+    assert any("password is ignored: passwords are never read" in p and "password_env" in p for p in config.problems)
+    settings = resolve_settings(Flags(profile="a"), {}, config)
+    assert settings.email == "ada@example.com" and settings.password is None
+    assert "hunter2-secret" not in repr(settings) + repr(config)
+
+
+def test_the_login_comes_from_the_flag_or_the_profile_and_the_password_from_its_variable(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch
+):
+    for name in ("DEER_PASSWORD", "THREADBENCH_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    settings = settings_for(["--profile", "deer"], {}, config_file)
+    assert settings.email == "ada@example.com" and settings.password_env == "DEER_PASSWORD"
+    assert settings.credentials() is None, "no password anywhere yet"
+    monkeypatch.setenv("THREADBENCH_PASSWORD", "generic-password")
+    assert settings.credentials().password == "generic-password"
+    monkeypatch.setenv("DEER_PASSWORD", "deer-password")
+    assert settings.credentials().password == "deer-password"
+    settings = settings_for(["--profile", "deer", "--email", "bob@example.com"], {}, config_file)
+    assert settings.credentials().email == "bob@example.com"
+    settings.password = "typed-password"  # asked for at the prompt
+    assert settings.credentials().password == "typed-password"
+    for secret in ("typed-password", "deer-password"):
+        assert secret not in repr(settings) and secret not in repr(settings.credentials())
+    with pytest.raises(ConfigError, match="password_env must be the NAME of an environment variable"):
+        (config_file.parent / "bad.toml").write_text("[profiles.a]\nurl = 'http://x'\npassword_env = 'hunter2 secret'\n")
+        load_config(config_file.parent / "bad.toml")
 
 
 def test_precedence_flags_over_env_over_file(config_file: Path, tmp_path: Path):
@@ -191,8 +230,11 @@ def test_remembering_the_theme_creates_a_private_file_and_folder(tmp_path: Path)
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
 
 
-def test_threadbench_config_lists_profiles_without_key_values(config_file: Path):
-    env = {**os.environ, "THREADBENCH_CONFIG": str(config_file), "PROD_KEY": "super-secret-value"}
+def test_threadbench_config_lists_profiles_without_key_or_password_values(config_file: Path):
+    env = {
+        **os.environ, "THREADBENCH_CONFIG": str(config_file), "PROD_KEY": "super-secret-value",
+        "DEER_PASSWORD": "super-secret-password",
+    }
     result = subprocess.run(
         [sys.executable, "-m", "app", "config"], capture_output=True, text=True, env=env, timeout=30
     )
@@ -200,7 +242,9 @@ def test_threadbench_config_lists_profiles_without_key_values(config_file: Path)
     assert str(config_file) in result.stdout
     assert "profile prod: https://prod.example.com" in result.stdout
     assert "key from $PROD_KEY (set)" in result.stdout
+    assert "login ada@example.com, password from $DEER_PASSWORD (set)" in result.stdout
     assert "super-secret-value" not in result.stdout + result.stderr
+    assert "super-secret-password" not in result.stdout + result.stderr
 
 
 def test_the_cli_refuses_a_broken_config_file_with_status_2(tmp_path: Path):

@@ -430,3 +430,88 @@ async def test_a_crash_report_never_shows_the_key(tmp_path: Path, no_keys_in_env
     assert app.return_code == 1 and "the HTTP client cannot start" in report, "it did crash, and said why"
     assert KEY[:18] not in "".join(report.split())
     assert files_holding(KEY, tmp_path) == []
+
+
+# -- a DeerFlow login: the password, the session cookie and the CSRF token ------------------------
+
+PASSWORD = "correct horse battery staple"  # the test DeerFlow's (tests/graphs/deerflow_auth)
+
+
+async def open_own_thread(pilot, backend, text: str) -> str:
+    """A thread of the logged-in user's, with one exchange, opened in the app."""
+    from app.models import RunRequest
+
+    app = pilot.app
+    thread = await backend.create_thread(graph_id="lead_agent")
+    request = RunRequest(assistant_id="lead_agent", input={"messages": [{"type": "human", "content": text}]})
+    [_ async for _ in backend.stream_run(thread.thread_id, request)]
+    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.backend is not None)
+    box = app.screen.query_one("#thread-search", Input)
+    box.focus()
+    box.value = f"id:{thread.thread_id[:12]}"
+    threads = app.screen.query_one("#thread-list")
+    await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread.thread_id], what="listed")
+    if app.screen.thread_id != thread.thread_id:
+        threads.highlighted = 0
+    await wait_for(pilot, lambda: app.screen.thread_id == thread.thread_id and app.screen.thread_state is not None)
+    return thread.thread_id
+
+
+def session_secrets(app) -> list[str]:
+    """The cookies of the app's DeerFlow session (access_token, csrf_token...)."""
+    jar = app.backend._session.jar
+    values = [cookie.value for cookie in jar if cookie.value and len(cookie.value) > 8]
+    assert {cookie.name for cookie in jar} >= {"access_token", "csrf_token"}
+    return values
+
+
+@pytest.mark.server
+async def test_a_deerflow_login_is_never_written_or_shown_and_goes_to_its_origin_only(
+    deerflow_url, place, no_keys_in_env
+) -> None:
+    from app.backends.base import Credentials
+    from app.backends.langgraph import LangGraphBackend
+
+    no_keys_in_env.setenv("TB_DEER_PASSWORD", PASSWORD)
+    no_keys_in_env.delenv("THREADBENCH_PASSWORD", raising=False)
+    own = LangGraphBackend(deerflow_url, credentials=Credentials("ada@example.com", PASSWORD))
+    with Recorder() as other:
+        write_config(place["config"] / "config.toml", {
+            "deer": {"url": deerflow_url, "backend": "langgraph", "email": "ada@example.com",
+                     "password_env": "TB_DEER_PASSWORD", "assistant_id": "lead_agent"},
+            "other": {"url": other.url, "backend": "langgraph"},
+        })
+        settings = resolve_settings(Flags(profile="deer", data_dir=place["data"]), os.environ, load_config())
+        assert settings.credentials() == Credentials("ada@example.com", PASSWORD)
+        app = make(settings)
+        try:
+            async with app.run_test(size=TERMINAL) as pilot:
+                shots = Shots(app, place["shots"])
+                await open_own_thread(pilot, own, "hello deer")
+                shots.take("main")
+                await export(pilot, place["exports"] / "thread.md")
+                await export(pilot, place["exports"] / "thread.json", json_with_history=True)
+                shots.take("exported")
+                cookies = session_secrets(app)
+                await pilot.press("ctrl+o")
+                await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen) and app.screen.focused is not None)
+                app.screen.query_one("#connection-password", Input).value = PASSWORD
+                await pilot.pause()
+                shots.take("connection")
+                await pilot.press("escape")
+                await pilot.press("f1")
+                await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+                shots.take("help")
+                await pilot.press("escape")
+                app.theme = "nord"
+                await switch_to(pilot, "other", other.url)
+                shots.take("on-other")
+        finally:
+            await own.close()
+        assert other.requests, "the other server was talked to"
+        for secret in (PASSWORD, *cookies):
+            assert secret not in other.everything()
+        assert not [r for r in other.requests if {"cookie", "x-csrf-token"} & {h.lower() for h in r["headers"]}]
+    assert_key_nowhere(place, app, shots, key=PASSWORD)
+    for secret in cookies:
+        assert files_holding(secret, *place.values()) == []

@@ -26,7 +26,8 @@ THREADS = {
 PROFILES = {
     "local": Profile(name="local", url="http://127.0.0.1:2024", backend="langgraph"),
     "staging": Profile(
-        name="staging", url="https://staging.example.com", backend="auto", api_key_env="TB_SNAPSHOT_KEY_UNSET"
+        name="staging", url="https://staging.example.com", backend="auto", api_key_env="TB_SNAPSHOT_KEY_UNSET",
+        email="ada@example.com", password_env="TB_SNAP_PASSWORD",
     ),
 }
 

@@ -7,6 +7,7 @@ shows the models they return.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from app.models import (
@@ -55,12 +56,33 @@ class Unauthorized(BackendError):
     )
 
 
+class LoginFailed(Unauthorized):
+    """The server refused to log in: a wrong email or password, or a lock-out."""
+
+
+class LoginRequired(Unauthorized):
+    """The server wants a logged-in session (DeerFlow), not an API key."""
+
+    hint = (
+        "Log in with --email EMAIL (password from $THREADBENCH_PASSWORD), or type an email "
+        "and password on the connection screen (ctrl+o)."
+    )
+
+
 class Unreachable(BackendError):
     hint = "Is the server running? Check the URL."
 
 
 class ServerError(BackendError):
     hint = "The server failed; its log may say why."
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """An email and password to log in with (DeerFlow); the password is kept out of reprs."""
+
+    email: str
+    password: str = field(repr=False)
 
 
 @runtime_checkable

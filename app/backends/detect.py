@@ -4,6 +4,10 @@ A LangGraph Agent Server answers GET /ok with {"ok": true} and GET /info with JS
 10xGraph answers GET /ping with {"data": "pong", "metadata": ...} and GET /v1/graph with its
 {"data" | "error", "metadata"} envelope. The probes run at once; nothing here needs a key
 except the /v1/graph probe, which still identifies 10xGraph when it answers 401.
+
+A server that wants a logged-in session (DeerFlow) is logged in to first when credentials
+are given; without them, a LangGraph server refusing a thread read for want of a session
+is reported at once (LoginRequired), not at the first request of the UI.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, Literal
 
-from app.backends.base import Backend, Invalid, Unreachable
+from app.backends.base import Backend, Credentials, Invalid, LoginRequired, Unreachable
 from app.config import api_key_problem
 
 if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the app's start-up
@@ -20,6 +24,8 @@ if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the a
 BackendKind = Literal["langgraph", "10xgraph"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph")
 _ALIASES = {"langgraph": "langgraph", "10xgraph": "10xgraph", "tenxgraph": "10xgraph"}
+NO_THREAD = "00000000-0000-0000-0000-000000000000"
+"""A thread id nobody has: reading it shows whether the server wants a session."""
 
 
 def normalize_kind(kind: str) -> BackendKind:
@@ -53,22 +59,32 @@ def _is_tenx_envelope(body: Any) -> bool:
 
 
 async def detect_backend_kind(
-    url: str, api_key: str | None = None, *, timeout: float = 5.0
+    url: str, api_key: str | None = None, *, timeout: float = 5.0, credentials: Credentials | None = None
 ) -> BackendKind:
     """Probe `url`; raises Unreachable when nothing answers or the answers fit neither kind
-    (Invalid for a key that cannot be sent)."""
+    (Invalid for a key that cannot be sent; LoginRequired, or why the login failed, for a
+    server that wants a session)."""
     _check_key(api_key)
     base = url.rstrip("/")
     bearer = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     import httpx
 
-    async with httpx.AsyncClient(base_url=base, timeout=timeout) as client:
-        ok, info, ping, graph = await asyncio.gather(
+    from app.backends.session_auth import SessionAuth
+
+    session = SessionAuth(base, credentials) if credentials else None
+    async with httpx.AsyncClient(
+        base_url=base, timeout=timeout, auth=session, cookies=session.jar if session else None
+    ) as client:
+        if session is not None:
+            await _log_in(session, client, base)
+        ok, info, ping, graph, thread = await asyncio.gather(
             _probe(client, "/ok", {}),
             _probe(client, "/info", {"x-api-key": api_key} if api_key else {}),
             _probe(client, "/ping", {}),
             _probe(client, "/v1/graph", bearer),
+            _probe(client, f"/threads/{NO_THREAD}", {"x-api-key": api_key} if api_key else {}),
         )
+    _check_session(base, thread)
     if (
         ping is not None
         and ping[0] == 200
@@ -96,20 +112,45 @@ async def detect_backend_kind(
     )
 
 
+async def _log_in(session, client: httpx.AsyncClient, base: str) -> None:
+    import httpx
+
+    try:
+        await session.log_in(client)
+    except httpx.HTTPError as error:
+        raise Unreachable(f"Could not log in: nothing answers at {base} ({error or type(error).__name__})") from error
+
+
+def _check_session(base: str, thread: Any) -> None:
+    """Raise LoginRequired when a thread read was refused for want of a session."""
+    from app.backends.session_auth import asks_to_log_in, refusal_text
+
+    if thread is not None and asks_to_log_in(*thread):
+        raise LoginRequired(f"{base} wants you to log in ({refusal_text(thread[1])})", status=thread[0])
+
+
 def _check_key(api_key: str | None) -> None:
     if problem := api_key_problem(api_key):
         raise Invalid(f"The API key {problem}.", hint="Type or paste it again.")
 
 
-def make_backend(kind: str, url: str, api_key: str | None = None) -> Backend:
-    """The backend for `kind` ("langgraph" or "10xgraph") at `url`; raises Invalid for a
-    key that cannot be sent in a header (instead of an encoding error on the first request)."""
+def make_backend(
+    kind: str, url: str, api_key: str | None = None, credentials: Credentials | None = None
+) -> Backend:
+    """The backend for `kind` ("langgraph" or "10xgraph") at `url`, logging in with
+    `credentials` if given; raises Invalid for a key that cannot be sent in a header
+    (instead of an encoding error on the first request)."""
     found = normalize_kind(kind)
     _check_key(api_key)
     if found == "10xgraph":
+        if credentials is not None:
+            raise Invalid(
+                "Logging in with an email and password is for DeerFlow; 10xGraph takes its token as the API key.",
+                hint="Leave the email out, and give the token with --api-key.",
+            )
         from app.backends.tenxgraph import TenXGraphBackend
 
         return TenXGraphBackend(url, api_key)
     from app.backends.langgraph import LangGraphBackend
 
-    return LangGraphBackend(url, api_key=api_key)
+    return LangGraphBackend(url, api_key=api_key, credentials=credentials)

@@ -11,6 +11,10 @@ works around the server's traps (see /work/shared/FACTS.md):
 - `get_history(before=...)` wants {"configurable": {"checkpoint_id": ...}};
 - the thread-level join stream never ends, so join_stream follows the active run instead;
 - get_schemas wants an assistant UUID: a graph id is resolved to its assistant first.
+
+With credentials (DeerFlow), every client carries a SessionAuth (app.backends.session_auth):
+it logs in before the first request and keeps the session, whose cookies live in one jar
+shared by the client and every client that replaces it.
 """
 
 from __future__ import annotations
@@ -33,12 +37,15 @@ from langgraph_sdk.client import LangGraphClient
 from app.backends.base import (
     BackendError,
     Conflict,
+    Credentials,
     Invalid,
+    LoginRequired,
     NotFound,
     ServerError,
     Unauthorized,
     Unreachable,
 )
+from app.backends.session_auth import SessionAuth, asks_to_log_in
 from app.models import (
     Assistant,
     Capabilities,
@@ -97,8 +104,8 @@ def _is_uuid(value: str) -> bool:
     return True
 
 
-def _detail(err: httpx.HTTPStatusError) -> str:
-    """The server's own words about a failed request (its `detail`), on one short line."""
+def _body(err: httpx.HTTPStatusError) -> Any:
+    """The decoded body of a failed request's answer (text when it is not JSON)."""
     body = getattr(err, "body", None)  # the SDK's typed errors carry the decoded body
     if body is None:
         notes = getattr(err, "__notes__", None)  # plain httpx errors the SDK annotated
@@ -109,6 +116,12 @@ def _detail(err: httpx.HTTPStatusError) -> str:
         body = text
         with contextlib.suppress(ValueError):
             body = json.loads(text)
+    return body
+
+
+def _detail(err: httpx.HTTPStatusError) -> str:
+    """The server's own words about a failed request (its `detail`), on one short line."""
+    body = _body(err)
     text = body if isinstance(body, str) else ""
     if isinstance(body, dict):
         text = next((body[k] for k in ("detail", "message", "error") if isinstance(body.get(k), str)), "")
@@ -121,10 +134,18 @@ def _detail(err: httpx.HTTPStatusError) -> str:
 class LangGraphBackend:
     """The Backend protocol over langgraph-sdk's async client."""
 
-    def __init__(self, url: str, api_key: str | None = None, *, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        api_key: str | None = None,
+        *,
+        timeout: float | None = None,
+        credentials: Credentials | None = None,
+    ) -> None:
         self.url = url.rstrip("/")
         self.api_key = api_key
         self.timeout = timeout
+        self._session = SessionAuth(self.url, credentials) if credentials else None
         self.capabilities = Capabilities()
         self._client = self._new_client()
         self._retired: list[LangGraphClient] = []  # replaced after a failure, see _renew_client
@@ -141,6 +162,8 @@ class LangGraphBackend:
         return LangGraphClient(httpx.AsyncClient(
             base_url=self.url,
             headers=_headers(self.api_key),
+            auth=self._session,
+            cookies=self._session.jar if self._session else None,
             timeout=httpx.Timeout(self.timeout) if self.timeout else DEFAULT_TIMEOUT,
             # (an SSL context reads every CA certificate: not needed for plain http)
             transport=httpx.AsyncHTTPTransport(
@@ -185,6 +208,9 @@ class LangGraphBackend:
                 return Conflict(message, status=status)
             if status in (400, 422):
                 return Invalid(message, status=status)
+            if status in (401, 403) and asks_to_log_in(status, _body(err)):
+                refused = "refused the session even after logging in again" if self._session else "wants you to log in"
+                return LoginRequired(f"Could not {doing}: the server {refused} ({detail})", status=status)
             if status in (401, 403):
                 return Unauthorized(
                     f"Could not {doing}: the server refused the credentials ({detail})", status=status

@@ -9,6 +9,7 @@ process dies, so no server is left behind even after a crash.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import http.client
 import json
@@ -30,6 +31,15 @@ QUIET_ENV = {
     "LANGCHAIN_TRACING_V2": "false",
     "PYTHONUNBUFFERED": "1",
 }
+IMPORT_PATHS = (
+    ("http", "app"),
+    ("auth", "path"),
+    ("store", "path"),
+    ("store", "index", "embed"),
+    ("checkpointer", "path"),
+    ("encryption", "path"),
+)
+"""Where a langgraph.json names a Python object by "path/to/file.py:name"."""
 LOG_TAIL_LINES = 12
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 ERROR_LINE = re.compile(r"^[\w.]*(Error|Exception)\b[:(]")
@@ -48,25 +58,15 @@ def free_port() -> int:
 def graph_config(graph: str | None = None, config: Path | None = None) -> dict:
     """The langgraph.json the server runs: the demo agent, FILE.py:ATTR, or the user's config.
 
-    Graph paths are made absolute because the server resolves them against its working
-    directory, not the json's folder.
+    Every key of the user's config is kept; its relative paths are made absolute because
+    the server resolves them against its working directory, not the json's folder.
     """
     if config is not None:
         config = config.resolve()
         data = json.loads(config.read_text())
-        graphs = data.get("graphs")
-        if not isinstance(graphs, dict) or not graphs:
+        if not isinstance(data.get("graphs"), dict) or not data["graphs"]:
             raise LaunchError(f"{config} has no \"graphs\" section.")
-        data["graphs"] = {
-            name: _absolute_spec(spec, config.parent) for name, spec in graphs.items()
-        }
-        if isinstance(data.get("env"), str):
-            data["env"] = str((config.parent / data["env"]).resolve())
-        data["dependencies"] = [
-            str((config.parent / dep).resolve()) if dep.startswith(".") else dep
-            for dep in data.get("dependencies", ["."])
-        ]
-        return data
+        return absolute_paths(data, config.parent)
     if graph is not None:
         path, sep, attr = graph.rpartition(":")
         if not sep or not path or not attr:
@@ -78,6 +78,26 @@ def graph_config(graph: str | None = None, config: Path | None = None) -> dict:
     return {"graphs": {"agent": f"{DEMO_GRAPH}:graph"}, "dependencies": [str(DEMO_GRAPH.parent)]}
 
 
+def absolute_paths(data: dict, base: Path) -> dict:
+    """A copy of a langgraph.json's `data` with its relative paths made absolute against
+    `base`: graphs, the import paths of http.app, auth, store, checkpointer and
+    encryption, the env file, ui files and local dependencies."""
+    data = copy.deepcopy(data)
+    data["graphs"] = {name: _absolute_spec(spec, base) for name, spec in data["graphs"].items()}
+    for *parents, key in IMPORT_PATHS:
+        holder = data
+        for parent in parents:
+            holder = holder.get(parent) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and isinstance(holder.get(key), str):
+            holder[key] = _absolute_spec(holder[key], base)
+    if isinstance(data.get("env"), str):
+        data["env"] = _absolute_file(data["env"], base)
+    if isinstance(data.get("ui"), dict):
+        data["ui"] = {name: _absolute_file(path, base) for name, path in data["ui"].items()}
+    data["dependencies"] = [_absolute_file(dep, base) for dep in data.get("dependencies", ["."])]
+    return data
+
+
 def _absolute_spec(spec: object, base: Path) -> object:
     if isinstance(spec, dict):  # {"path": "...", "description": ...}
         return {**spec, "path": _absolute_spec(spec.get("path", ""), base)}
@@ -86,7 +106,13 @@ def _absolute_spec(spec: object, base: Path) -> object:
     path, sep, attr = spec.rpartition(":")
     if sep and (path.endswith(".py") or "/" in path):
         return f"{(base / path).resolve()}:{attr}"
-    return spec  # a module path like "pkg.module:graph"
+    return spec  # a module path like "pkg.module:graph", or a model name like "openai:text-embedding-3-small"
+
+
+def _absolute_file(path: object, base: Path) -> object:
+    if isinstance(path, str) and path.startswith("."):
+        return str((base / path).resolve())
+    return path  # a package name, or an absolute path
 
 
 def link_graph_files(config: dict, links: Path) -> dict:

@@ -1,8 +1,10 @@
-"""Entry point of the embedded server's process: the LangGraph server plus a watchdog.
+"""Entry point of the embedded server's process: `langgraph dev` plus a watchdog.
 
 `python -m app.embedded.serve --parent-pid PID --config langgraph.json --port P`
 
-The watchdog ends this process when the app that started it is gone (crashed or
+It runs langgraph-cli's own `dev` command, so a langgraph.json is served exactly as
+`langgraph dev` serves it: every key (http, store, auth, env, checkpointer...) reaches the
+server. The watchdog ends this process when the app that started it is gone (crashed or
 killed), so no orphan server outlives the workbench.
 """
 
@@ -11,9 +13,10 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import sys
 import threading
 import time
+
+PERSISTENCE_OFF = "LANGGRAPH_DISABLE_FILE_PERSISTENCE"
 
 
 def watch_parent(parent_pid: int) -> None:
@@ -28,6 +31,29 @@ def watch_parent(parent_pid: int) -> None:
     threading.Thread(target=loop, name="threadbench-watchdog", daemon=True).start()
 
 
+def keep_persistence_off() -> None:
+    """`langgraph dev` sets $LANGGRAPH_DISABLE_FILE_PERSISTENCE from its config's
+    `disable_persistence`, which its config validation drops: it is always "false", and
+    ours was overwritten. Pass the server what the variable asks for."""
+    import langgraph_api.cli
+
+    run_server = langgraph_api.cli.run_server
+
+    def run_without_persistence(*args, **kwargs):
+        return run_server(*args, **{**kwargs, "disable_persistence": True})
+
+    langgraph_api.cli.run_server = run_without_persistence
+
+
+def dev_arguments(config: str, port: int) -> list[str]:
+    return [
+        "dev", "--no-browser", "--no-reload",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--config", config,
+        "--n-jobs-per-worker", "10",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--parent-pid", type=int, required=True)
@@ -35,17 +61,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
     watch_parent(args.parent_pid)
-    sys.argv = [
-        "langgraph_api.cli",
-        "--config", args.config,
-        "--port", str(args.port),
-        "--host", "127.0.0.1",
-        "--no-reload",
-        "--n-jobs-per-worker", "10",
-    ]
-    from langgraph_api.cli import main as serve
+    if os.environ.get(PERSISTENCE_OFF, "").lower() == "true":
+        keep_persistence_off()
+    from langgraph_cli.cli import cli
 
-    serve()
+    cli.main(dev_arguments(args.config, args.port), prog_name="langgraph")
 
 
 if __name__ == "__main__":

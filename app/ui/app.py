@@ -26,7 +26,7 @@ from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Input, TextArea
 
-from app.backends.base import Backend, BackendError
+from app.backends.base import Backend, BackendError, Credentials
 from app.backends.detect import detect_backend_kind, make_backend
 from app.config import Settings
 from app.embedded.launcher import EmbeddedServer, LaunchError
@@ -115,7 +115,8 @@ class ThreadbenchApp(App[None]):
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
-            settings.data_dir, settings.debug, secrets=[settings.effective_api_key() or ""]
+            settings.data_dir, settings.debug,
+            secrets=[settings.effective_api_key() or "", settings.effective_password() or ""],
         )
 
     def get_theme(self, theme_name: str) -> Theme | None:
@@ -165,7 +166,9 @@ class ThreadbenchApp(App[None]):
         else:
             assert self.settings.url is not None
             try:
-                backend = make_backend(self.backend_kind, self.settings.url, self.settings.effective_api_key())
+                backend = make_backend(
+                    self.backend_kind, self.settings.url, self.settings.effective_api_key(), self.settings.credentials()
+                )
             except BackendError as error:  # a key no header can carry: say so, do not crash
                 self.fail(f"{error} {error.hint}".strip())
                 return
@@ -345,24 +348,35 @@ class ThreadbenchApp(App[None]):
     def _connection_chosen(self, connection: Connection | None) -> None:
         if connection is not None:
             self.run_worker(
-                self.switch_server(connection.url, connection.api_key, connection.kind, profile=connection.profile),
+                self.switch_server(
+                    connection.url, connection.api_key, connection.kind,
+                    profile=connection.profile, credentials=connection.credentials,
+                ),
                 group="connect",
                 exclusive=True,
                 exit_on_error=False,
             )
 
     async def switch_server(
-        self, url: str, api_key: str | None = None, kind: str = "auto", *, profile: str | None = None
+        self,
+        url: str,
+        api_key: str | None = None,
+        kind: str = "auto",
+        *,
+        profile: str | None = None,
+        credentials: Credentials | None = None,
     ) -> bool:
-        """Connect to `url`; on success the old backend is closed and the main screen reloads.
-        On failure nothing changes and the user is told why. The key is never logged."""
+        """Connect to `url` (logging in with `credentials`, if given); on success the old
+        backend is closed and the main screen reloads. On failure nothing changes and the
+        user is told why. The key and the password are never logged."""
         self._redact(api_key)
+        self._redact(credentials.password if credentials else None)
         self.notify(f"Connecting to {url}…", timeout=2, markup=False)
         backend: Backend | None = None
         try:
             if kind == "auto":
-                kind = await detect_backend_kind(url, api_key)
-            backend = self._wrap_backend(make_backend(kind, url, api_key))
+                kind = await detect_backend_kind(url, api_key, credentials=credentials)
+            backend = self._wrap_backend(make_backend(kind, url, api_key, credentials))
             await backend.check()
         except BackendError as error:
             if backend is not None:

@@ -1,8 +1,9 @@
 """ConnectionScreen (ctrl+o): switch to another server at runtime.
 
 Pick a profile from the config file (or the embedded server), or type a URL, an API key
-(masked, used for this session only: never shown, logged or saved) and the backend kind.
-Dismisses with a Connection for ThreadbenchApp.switch_server, or None.
+(masked), an email and password to log in with (DeerFlow; the password masked) and the
+backend kind. The key and the password are used for this session only: never shown,
+logged or saved. Dismisses with a Connection for ThreadbenchApp.switch_server, or None.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from app.config import API_KEY_ENV_VARS, api_key_problem
+from app.backends.base import Credentials
+from app.config import API_KEY_ENV_VARS, PASSWORD_ENV, api_key_problem
 from app.settings_file import Profile
 from app.ui.text import clean
 
 EMBEDDED = "__embedded__"
 CUSTOM = "__custom__"
-KINDS = [("detect it (auto)", "auto"), ("LangGraph Agent Server", "langgraph"), ("10xGraph", "10xgraph")]
+KINDS = [("detect it (auto)", "auto"), ("LangGraph server", "langgraph"), ("10xGraph", "10xgraph")]
 
 
 @dataclass
@@ -37,6 +39,12 @@ class Connection:
     """The profile chosen (None: typed by hand, or the embedded server)."""
     key_source: str = "none"
     """Where the key comes from, for display: "typed", "$NAME" or "none" (never the key)."""
+    credentials: Credentials | None = None
+    """The email and password to log in with (DeerFlow)."""
+
+
+class LoginProblem(ValueError):
+    """An email without a password, or a password without an email; str() says which."""
 
 
 def check_url(text: str) -> str:
@@ -89,14 +97,24 @@ class ConnectionScreen(ModalScreen[Connection | None]):
                 ),
                 id="connection-now",
             )
-            yield Label("Profile (from the config file)")
-            yield Select(choices, value=initial, allow_blank=False, id="connection-profile")
+            with Horizontal(classes="dialog-row"):
+                with Vertical(classes="-wide"):
+                    yield Label("Profile (from the config file)")
+                    yield Select(choices, value=initial, allow_blank=False, id="connection-profile")
+                with Vertical(classes="-right"):
+                    yield Label("Backend")
+                    yield Select(KINDS, value="auto", allow_blank=False, id="connection-kind")
             yield Label("URL")
             yield Input(placeholder="http://127.0.0.1:2024", id="connection-url")
             yield Label("API key (for this session only: never shown, logged or saved)")
             yield Input(password=True, placeholder="none", id="connection-key")
-            yield Label("Backend")
-            yield Select(KINDS, value="auto", allow_blank=False, id="connection-kind")
+            with Horizontal(classes="dialog-row"):
+                with Vertical():
+                    yield Label("Log in as (DeerFlow)")
+                    yield Input(placeholder="none", id="connection-email")
+                with Vertical(classes="-right"):
+                    yield Label("Password (the same: this session only)")
+                    yield Input(password=True, placeholder="none", id="connection-password")
             yield Static(id="connection-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Connect (ctrl+s)", variant="primary", id="connection-ok")
@@ -119,11 +137,12 @@ class ConnectionScreen(ModalScreen[Connection | None]):
         url = self.query_one("#connection-url", Input)
         key = self.query_one("#connection-key", Input)
         kind = self.query_one("#connection-kind", Select)
+        email = self.query_one("#connection-email", Input)
+        profile = self.profiles.get(choice) if isinstance(choice, str) else None
         if choice == EMBEDDED:
             url.value, kind.value = self.embedded_url or "", "langgraph"
             key.placeholder = "none (the embedded server needs no key)"
-        elif isinstance(choice, str) and choice in self.profiles:
-            profile = self.profiles[choice]
+        elif profile is not None:
             url.value, kind.value = profile.url, profile.backend
             if profile.api_key_env:
                 state = "set" if os.environ.get(profile.api_key_env) else "NOT set"
@@ -132,8 +151,18 @@ class ConnectionScreen(ModalScreen[Connection | None]):
                 key.placeholder = "none"
         else:
             key.placeholder = "none (or $LANGGRAPH_API_KEY / $LANGSMITH_API_KEY if set)"
-        url.disabled = choice == EMBEDDED
-        kind.disabled = choice == EMBEDDED
+        email.value = (profile.email or "") if profile else ""
+        self.query_one("#connection-password", Input).placeholder = self._password_placeholder(profile)
+        for widget in (url, kind, email, self.query_one("#connection-password", Input)):
+            widget.disabled = choice == EMBEDDED
+
+    @staticmethod
+    def _password_variables(profile: Profile | None) -> list[str]:
+        return [name for name in (profile.password_env if profile else None, PASSWORD_ENV) if name]
+
+    def _password_placeholder(self, profile: Profile | None) -> str:
+        name = self._password_variables(profile)[0]
+        return f"from ${name} ({'set' if os.environ.get(name) else 'NOT set'})"
 
     @on(Input.Submitted)
     def submitted(self) -> None:
@@ -161,6 +190,11 @@ class ConnectionScreen(ModalScreen[Connection | None]):
             return
         kind = str(self.query_one("#connection-kind", Select).value)
         profile = self.profiles.get(choice) if isinstance(choice, str) else None
+        try:
+            credentials = self.credentials(profile) if choice != EMBEDDED else None
+        except LoginProblem as problem:
+            error.update(Content.styled(str(problem), "$error"))
+            return
         if profile is not None and url != profile.url:
             profile = None  # the URL was edited: this is no longer that profile
         api_key, source = typed, "typed" if typed else "none"
@@ -170,9 +204,27 @@ class ConnectionScreen(ModalScreen[Connection | None]):
                 if value := os.environ.get(name, "").strip().strip("\"'"):
                     api_key, source = value, f"${name}"
                     break
-        self.dismiss(
-            Connection(url=url, api_key=api_key, kind=kind, profile=profile.name if profile else None, key_source=source)
+        self.dismiss(Connection(
+            url=url, api_key=api_key, kind=kind, profile=profile.name if profile else None, key_source=source,
+            credentials=credentials,
+        ))
+
+    def credentials(self, profile: Profile | None) -> Credentials | None:
+        """The email typed, with the password typed or else the one in the profile's
+        variable or $THREADBENCH_PASSWORD; raises LoginProblem for half a login."""
+        email_box = self.query_one("#connection-email", Input)
+        password_box = self.query_one("#connection-password", Input)
+        email = email_box.value.strip()
+        password = password_box.value or next(
+            (os.environ[name] for name in self._password_variables(profile) if os.environ.get(name)), ""
         )
+        if email and not password:
+            password_box.focus()
+            raise LoginProblem(f"Type the password for {clean(email)}.")
+        if password_box.value and not email:
+            email_box.focus()
+            raise LoginProblem("Type the email to log in with.")
+        return Credentials(email, password) if email else None
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -20,7 +20,16 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from app.backends.base import BackendError, Conflict, NotFound, ServerError, Unauthorized, Unreachable
+from app.backends.base import (
+    BackendError,
+    Conflict,
+    LoginFailed,
+    LoginRequired,
+    NotFound,
+    ServerError,
+    Unauthorized,
+    Unreachable,
+)
 from app.human_input import PendingInput, answer_submitter, detect_pending
 from app.logs import redact
 from app.models import ChatMessage, GraphInfo, RunEvent, RunRequest, ThreadState, ThreadSummary
@@ -179,7 +188,7 @@ class MainScreen(Screen):
         if isinstance(error, BackendError):
             text = f"{doing} failed: {error}"
             then = then or error.hint
-            if isinstance(error, Unauthorized):
+            if isinstance(error, Unauthorized) and not isinstance(error, (LoginFailed, LoginRequired)):
                 then += " Or press ctrl+o to connect with another key."
             if then:
                 text += f"\n{then.strip()}"
