@@ -3,8 +3,9 @@
 A thread's runs go to the thread's own graph (its metadata, which the server writes at
 each run, else its last run's assistant). A new thread goes to the user's pick, else the
 server's only graph; with several graphs the user is asked. The server's graphs come from
-its assistants, or, where auth hides them (DeerFlow), from the threads' metadata and from
-the server's own refusal ("One of the registered graphs: a, b").
+its assistants, or, where auth hides them (DeerFlow), from the server's own refusal of an
+assistant that cannot exist ("One of the registered graphs: a, b"), else from the graphs
+its threads ran on.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import uuid
 from typing import TYPE_CHECKING
 
 from app.models import ThreadQuery, ThreadSummary
+
+from app.backends.base import ListsGraphs
 
 if TYPE_CHECKING:
     from app.backends.base import Backend
@@ -58,6 +61,8 @@ async def server_graphs(backend: Backend, sample: int = 50) -> tuple[list[str], 
             graphs.setdefault(assistant.graph_id or assistant.assistant_id, None)
     if graphs:
         return list(graphs), True
+    if isinstance(backend, ListsGraphs) and (named := await backend.registered_graphs()):
+        return named, True
     for thread in await backend.search_threads(ThreadQuery(limit=sample)):
         if thread.graph_id:
             graphs.setdefault(thread.graph_id, None)

@@ -81,9 +81,28 @@ async def test_the_server_says_its_graphs_when_it_refuses_one(any_server_url):
 
 async def test_graphs_are_found_when_auth_hides_the_assistants(any_server_url):
     await run_on(any_server_url, "support_bot", "hello")
+    client = get_client(url=any_server_url)
+    threads_before = await client.threads.count()
     backend = LangGraphBackend(any_server_url)
     try:
         assert await backend.list_assistants() == []
+        assert await server_graphs(backend) == (["lead_agent", "support_bot"], True)
+    finally:
+        await backend.close()
+    assert await client.threads.count() == threads_before  # asking made nothing
+
+
+async def test_graphs_seen_on_threads_are_not_taken_for_all_of_them(any_server_url):
+    """A server that neither lists its assistants nor names its graphs when refusing one:
+    the graphs its threads ran on are some of them, never "the only graph"."""
+    await run_on(any_server_url, "support_bot", "hello")
+
+    class Silent(LangGraphBackend):
+        async def registered_graphs(self) -> list[str]:
+            return []
+
+    backend = Silent(any_server_url)
+    try:
         graphs, complete = await server_graphs(backend)
         assert "support_bot" in graphs and not complete
     finally:

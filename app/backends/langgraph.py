@@ -58,6 +58,7 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
+from app.run_target import graphs_in_refusal
 from app.normalize import (
     SECOND_TEXT_EXTRACT,
     TITLE_EXTRACT,
@@ -70,6 +71,7 @@ from app.normalize import (
 T = TypeVar("T")
 THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 DETAIL_LENGTH = 600
+NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
 CHECK_TIMEOUT = 10.0
 CONNECT_RETRIES = 1
 # A connection that broke mid-request (not one that never opened): retried once if idempotent.
@@ -526,6 +528,18 @@ class LangGraphBackend:
                     description=str(row.get("description") or ""),
                 ))
         return assistants
+
+    async def registered_graphs(self) -> list[str]:
+        """The graph ids the server names when it refuses an assistant that cannot exist.
+        A stateless run is refused before anything is created or started, so this asks
+        nothing of the graphs; it finds them where auth hides the assistants (DeerFlow)."""
+        try:
+            await self._call("ask the server for its graphs", lambda c: c.runs.wait(None, NO_SUCH_ASSISTANT, input={}))
+        except Invalid as refusal:
+            return graphs_in_refusal(refusal.message)
+        except BackendError:
+            return []
+        return []
 
     async def _assistant_uuid(self, assistant_id: str) -> str:
         """An assistant's UUID; a graph id ("agent") is resolved to its first assistant."""

@@ -319,11 +319,11 @@ class MainScreen(Screen):
         elif first and shown:
             self.thread_list.highlighted = 0
         elif self.thread_id is None and not shown and flt.is_empty:
+            self.composer.focus()
             await self.welcome()
 
     async def welcome(self) -> None:
         """No thread on the server yet: say what to type, and where it goes."""
-        self.composer.focus()
         target = self.app.assistant_of(None)
         lines: list[Content | str] = [
             Content.styled("Welcome to Threadbench.", "bold"),
@@ -905,6 +905,8 @@ class MainScreen(Screen):
         if graphs and not self._screen_gone and not self.app.graphs_complete:
             self.app.graphs, self.app.graphs_complete = graphs, complete
             self.show_run_options()
+            if self.thread_id is None and self.chat.query(".chat-welcome"):
+                await self.welcome()  # it can now say where a first message goes
 
     @work(exclusive=True, group="run")
     async def join_run(self, thread_id: str) -> None:
