@@ -254,3 +254,58 @@ async def test_keys_typed_while_the_app_starts_are_a_message_not_commands(any_se
         assert screen.query_one("#thread-search").value == ""
         assert isinstance(app.screen, MainScreen) and screen.sidebar.sort[:2] == ("updated_at", "desc")
         assert isinstance(app.focused, Composer)  # typing has begun: the focus stays
+
+
+# -- what a thread's changes leave on screen ---------------------------------------------------
+
+
+async def test_a_deleted_thread_leaves_no_panel_behind(any_server_url):
+    metadata = tag()
+    thread_id = await run_on(any_server_url, "lead_agent", "to be deleted", metadata)
+    app = make_app(any_server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.inspector.timeline.checkpoints, what="the timeline")
+        screen.thread_list.focus()
+        await pilot.press("x")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.thread_id is None and not screen.thread_list.threads, what="the delete")
+        assert screen.inspector.timeline.checkpoints == []
+        assert screen.inspector.live_state is None
+        assert "to be deleted" not in screen_text(app)
+
+
+async def test_a_new_thread_joins_a_search_only_if_it_matches(any_server_url):
+    metadata = tag()
+    listed = await run_on(any_server_url, "support_bot", "listed", metadata)
+    app = make_app(any_server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, listed)
+        screen = app.screen
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the new-thread dialog")
+        await pilot.press("ctrl+s")  # no metadata: the search `suite=…` does not list it
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and screen.thread_id not in (None, listed),
+                       what="the new thread open")
+        assert [t.thread_id for t in screen.thread_list.threads] == [listed]
+
+
+async def test_text_being_typed_stays_when_its_thread_reloads(any_server_url):
+    metadata = tag()
+    thread_id = await run_on(any_server_url, "support_bot", "hello", metadata)
+    app = make_app(any_server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        composer = app.screen.query_one(Composer)
+        composer.focus()
+        await pilot.press(*"hello again")
+        opens = app.screen._opens
+        await pilot.press("ctrl+r")  # reloads the list and the open thread, as a fork or an edit does
+        await wait_for(pilot, lambda: app.screen._opens > opens, what="the thread reloaded")
+        await pilot.press(*" after the fork")
+        assert composer.text == "hello again after the fork"
