@@ -204,7 +204,8 @@ class RunRequest(_Model):
         default_factory=lambda: ["messages-tuple", "updates", "values", "custom"]
     )
     subgraphs: bool = False
-    resumable: bool = False
+    resumable: bool = True
+    """The server keeps the run's events, so a cut stream resumes after the last one read."""
     multitask_strategy: Literal["reject", "interrupt", "rollback", "enqueue"] | None = None
 
 

@@ -121,8 +121,9 @@ class MainScreen(Screen):
         self.online = True
         self._backoff = 0.0
         self._next_check = 0.0
-        self._cut_run: tuple[str, str] | None = None
-        """(thread id, run id) of a run whose stream was cut: rejoined when the server is back."""
+        self._cut_run: tuple[str, str, str] | None = None
+        """(thread id, run id, last event id read) of a run whose stream was cut: rejoined
+        from there when the server is back."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -240,21 +241,24 @@ class MainScreen(Screen):
     def resume_after_outage(self) -> None:
         self.load_threads()
         if self._cut_run is not None:
-            thread_id, run_id = self._cut_run
+            thread_id, run_id, last_event_id = self._cut_run
             self._cut_run = None
             if thread_id == self.thread_id:
-                self.rejoin_run(thread_id, run_id)
+                self.rejoin_run(thread_id, run_id, last_event_id)
                 return
         if self.thread_id is not None and not self.run_in_progress:
             self.open_thread(self.thread_id, ask=False)
 
     @work(exclusive=True, group="run")
-    async def rejoin_run(self, thread_id: str, run_id: str) -> None:
-        """Follow a run whose stream was cut; the final state puts the reply right."""
+    async def rejoin_run(self, thread_id: str, run_id: str, last_event_id: str) -> None:
+        """Follow a run whose stream was cut, from the last event read (the server replays
+        what it sent meanwhile); the final state puts the reply right."""
         backend = self.app.backend
         assert backend is not None
         await self.chat.add_notice(Content.styled("reconnected: following the run again", "dim italic"))
-        await self.stream_into_chat(backend.join_stream(thread_id, run_id), thread_id, "Rejoining the run")
+        await self.stream_into_chat(
+            backend.join_stream(thread_id, run_id, last_event_id or None), thread_id, "Rejoining the run"
+        )
 
     # -- thread list ---------------------------------------------------------------------------
 
@@ -805,13 +809,13 @@ class MainScreen(Screen):
         status.begin()
         events_log.clear()
         accepted = echo is None
-        outcome, detail = "idle", ""
+        outcome, detail, last_event_id = "idle", "", ""
         if echo is not None:
             await chat.add_message(echo)
             self.composer.clear()
 
         async def apply(batch: list[RunEvent], count: int) -> None:
-            nonlocal accepted, outcome, detail
+            nonlocal accepted, outcome, detail, last_event_id
             if self._screen_gone:
                 return
             accepted = True
@@ -824,6 +828,7 @@ class MainScreen(Screen):
                 elif event.kind == "error":
                     outcome, detail = "error", event.text or "the run failed"
                 node = event.node or node
+                last_event_id = event.event_id or last_event_id
             status.count(count, node)
             events_log.add_events(batch, count)
             try:
@@ -846,13 +851,15 @@ class MainScreen(Screen):
                 return False
             outcome, detail = "error", str(error)
             if isinstance(error, (Unreachable, ServerError)) and self.run_id:
-                self._cut_run = (thread_id, self.run_id)
+                self._cut_run = (thread_id, self.run_id, last_event_id)
                 outcome, detail = "offline", "the stream was cut; it is rejoined when the server is back"
         except asyncio.CancelledError:
             status.end("idle")
             raise
-        final = await self._final_state(thread_id) if outcome != "offline" else None
-        await chat.finish_run(final.messages if final is not None else None)
+        final = None
+        if outcome != "offline":  # (else the reply stays open: the rejoined run continues it)
+            final = await self._final_state(thread_id)
+            await chat.finish_run(final.messages if final is not None else None)
         if outcome == "error":
             await chat.add_notice(
                 Content.assemble(("run failed: ", "bold $error"), clean(detail)), "chat-notice -error"
