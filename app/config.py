@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
 
-BackendKind = Literal["auto", "langgraph", "10xgraph"]
+BackendKind = Literal["auto", "langgraph", "10xgraph", "deerflow-gateway"]
 
 
 def api_key_problem(key: str | None) -> str | None:

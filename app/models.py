@@ -35,6 +35,10 @@ class Capabilities(_Model):
     assistants: bool = True
     join_stream: bool = True
     cancel: bool = True
+    graph: bool = True
+    """The server describes its graph (nodes and edges)."""
+    past_messages: bool = True
+    """Past checkpoints hold their conversation (not only the newest one)."""
     clear_state: bool = False
     delete_message: bool = False
     add_message: bool = False

@@ -175,6 +175,9 @@ class StreamPosition:
 class LangGraphBackend:
     """The Backend protocol over langgraph-sdk's async client."""
 
+    FINISHED_RUN: tuple[type[BackendError], ...] = (NotFound,)
+    """What cancelling a run that has finished raises."""
+
     def __init__(self, url: str, api_key: str | None = None, *, timeout: float | None = None) -> None:
         self.url = url.rstrip("/")
         self.api_key = api_key
@@ -328,15 +331,19 @@ class LangGraphBackend:
 
     # --- server ------------------------------------------------------------------------------
 
-    async def check(self) -> dict[str, Any]:
-        async def info(client: LangGraphClient) -> dict[str, Any]:
-            response = await client.http.client.get("/info", timeout=CHECK_TIMEOUT)
+    async def _get_json(self, doing: str, url: str) -> dict[str, Any]:
+        """GET `url` (a path under the server's URL, or a whole URL) as a JSON object."""
+        async def get(client: LangGraphClient) -> dict[str, Any]:
+            response = await client.http.client.get(url, timeout=CHECK_TIMEOUT)
             response.raise_for_status()
             data = response.json()
             return data if isinstance(data, dict) else {"info": data}
 
+        return await self._call(doing, get, retry=True)
+
+    async def check(self) -> dict[str, Any]:
         try:
-            return await self._call(f"reach the server at {self.url}", info, retry=True)
+            return await self._get_json(f"reach the server at {self.url}", "/info")
         except NotFound as err:
             raise Invalid(
                 f"{self.url} answers, but not as a LangGraph Agent Server (no /info).",
@@ -351,6 +358,10 @@ class LangGraphBackend:
         if query.graph_id:
             metadata["graph_id"] = query.graph_id
         return metadata
+
+    def _status_filter(self, query: ThreadQuery) -> str | None:
+        """The status to ask the server for (None: any)."""
+        return query.status if query.status and query.status != "unknown" else None
 
     async def _search_rows(self, doing: str, **kwargs: Any) -> list[dict[str, Any]]:
         """threads.search with small rows: no values, but `extracted` title fields.
@@ -388,7 +399,7 @@ class LangGraphBackend:
         rows = await self._search_rows(
             "list the threads",
             metadata=self._metadata_filter(query) or None,
-            status=query.status if query.status and query.status != "unknown" else None,
+            status=self._status_filter(query),
             ids=query.ids or None,
             sort_by=query.sort_by,
             sort_order=query.sort_order,
@@ -398,7 +409,7 @@ class LangGraphBackend:
         return [thread_from_dict(row) for row in rows]
 
     async def count_threads(self, query: ThreadQuery) -> int | None:
-        status = query.status if query.status and query.status != "unknown" else None
+        status = self._status_filter(query)
         metadata = self._metadata_filter(query) or None
         if query.ids:  # count has no ids filter
             rows = await self._call("count the threads", lambda c: c.threads.search(
@@ -465,12 +476,17 @@ class LangGraphBackend:
     async def get_history(
         self, thread_id: str, *, limit: int = 20, before: str | None = None
     ) -> list[ThreadState]:
-        cursor = {"configurable": {"checkpoint_id": before}} if before else None
+        cursor = self._history_cursor(before) if before else None
         items = await self._call(f"get the history of thread {thread_id}", lambda c: c.threads.get_history(
             thread_id, limit=limit, before=cursor), retry=True)
         # In a thread: a page of checkpoints of a long thread is tens of thousands of
         # messages to read, and the event loop keeps drawing meanwhile.
         return await asyncio.to_thread(lambda: [state_from_dict(item, thread_id) for item in items or []])
+
+    @staticmethod
+    def _history_cursor(checkpoint_id: str) -> Any:
+        """get_history's `before`: the server wants a config."""
+        return {"configurable": {"checkpoint_id": checkpoint_id}}
 
     async def update_state(
         self,
@@ -558,7 +574,7 @@ class LangGraphBackend:
         doing = f"cancel run {run_id}"
         try:
             await self._call(doing, lambda c: c.runs.cancel(thread_id, run_id, wait=True, action=action))
-        except NotFound as err:
+        except self.FINISHED_RUN as err:
             raise NotFound(
                 f"Could not {doing}: it has finished already or does not exist ({err.message.split(': ', 1)[-1]})",
                 status=404,
