@@ -547,6 +547,9 @@ class MainScreen(Screen):
         backend = self.app.backend
         if backend is None:
             return
+        if not backend.capabilities.graph:
+            self.inspector.graph_view.show_note(f"{backend.capabilities.name} does not describe its graph.")
+            return
         summary = self.thread_list.thread(state.thread_id) if state.thread_id else None
         assistant = assistant_for(summary, self.app.assistant_id)
         graph = self._graphs.get(assistant)
@@ -565,11 +568,16 @@ class MainScreen(Screen):
             if self.thread_state is not None:
                 await self.chat.show_messages(self.thread_state.messages)
             return
-        checkpoint = event.checkpoint
+        checkpoint, capabilities = event.checkpoint, self.app.backend.capabilities  # type: ignore[union-attr]
+        what = f"{len(checkpoint.messages)} messages"
+        keys = "g: back to the live head · F: fork here · p: replay from here · e: edit and fork"
+        if not capabilities.past_messages:
+            what = f"{capabilities.name} keeps the messages of the newest checkpoint only"
+            keys = "g: back to the live head"
         notice = Content.assemble(
             ("◷ past view ", "bold $warning"),
-            (f"step {checkpoint.step} · {checkpoint.source} · {len(checkpoint.messages)} messages", "dim"),
-            ("   g: back to the live head · F: fork here · p: replay from here · e: edit and fork", "dim italic"),
+            (f"step {checkpoint.step} · {checkpoint.source} · {what}", "dim"),
+            (f"   {keys}", "dim italic"),
         )
         await self.chat.show_messages(checkpoint.messages, notice=notice)
 
@@ -642,8 +650,16 @@ class MainScreen(Screen):
             self.inspector.show_live()
             self.open_thread(thread_id, ask=False)
 
+    def _forks(self) -> bool:
+        """True if the server can fork; else says so."""
+        capabilities = self.app.backend.capabilities  # type: ignore[union-attr]
+        if not capabilities.fork:
+            self.notify(f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
+                        severity="warning", timeout=4)
+        return capabilities.fork
+
     def action_fork(self) -> None:
-        if not self._timeline_ready():
+        if not self._timeline_ready() or not self._forks():
             return
         checkpoint = self._past_checkpoint()
         if checkpoint is None:
@@ -666,7 +682,7 @@ class MainScreen(Screen):
         self.open_thread(thread_id, ask=False)
 
     def action_replay(self) -> None:
-        if not self._timeline_ready() or self.run_in_progress:
+        if not self._timeline_ready() or self.run_in_progress or not self._forks():
             return
         checkpoint = self._past_checkpoint()
         if checkpoint is None:
@@ -692,7 +708,7 @@ class MainScreen(Screen):
         self.load_history(thread_id)
 
     def action_edit_resend(self) -> None:
-        if not self._timeline_ready() or self.run_in_progress or self.thread_state is None:
+        if not self._timeline_ready() or self.run_in_progress or self.thread_state is None or not self._forks():
             return
         human = next((m for m in reversed(self.thread_state.messages) if m.type == "human" and not m.hidden), None)
         if human is None:
@@ -859,7 +875,7 @@ class MainScreen(Screen):
         final = None
         if outcome != "offline":  # (else the reply stays open: the rejoined run continues it)
             final = await self._final_state(thread_id)
-            await chat.finish_run(final.messages if final is not None else None)
+            await chat.finish_run(final.messages if final is not None else None, echo)
         if outcome == "error":
             await chat.add_notice(
                 Content.assemble(("run failed: ", "bold $error"), clean(detail)), "chat-notice -error"
@@ -1005,6 +1021,11 @@ class MainScreen(Screen):
         self.thread_list.focus()
 
     def action_cycle_sort(self) -> None:
+        backend = self.app.backend
+        if backend is not None and not backend.capabilities.sort:
+            self.notify(f"{backend.capabilities.name} cannot sort threads: they are listed in its own order.",
+                        severity="warning", timeout=4)
+            return
         self.sidebar.cycle_sort()
         self.load_threads()
 

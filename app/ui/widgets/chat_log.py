@@ -258,16 +258,20 @@ class ChatLog(VerticalScroll, can_focus=True):
                 self.messages[index] = message
         await view.finish(message)
 
-    async def finish_run(self, final: list[ChatMessage] | None) -> None:
+    async def finish_run(self, final: list[ChatMessage] | None, echo: ChatMessage | None = None) -> None:
         """The run ended: close every stream and make the chat agree with the final state.
 
         A streamed reply whose text differs from the final message (a stream that was cut
         and rejoined misses or repeats tokens) is redrawn from the final message; a partial
         reply the final state does not hold (the attempt a restarted run replaced) goes.
+        `echo`, the human message shown as it was sent, is matched by its text when the
+        server stored it under another id (DeerFlow adds "__user" to it).
         """
         for view in self._streaming.values():
             await view.finish()
         if final is not None:
+            if echo is not None:
+                self._adopt(echo, final)
             by_id = {m.id: m for m in final if m.id}
             for key, view in self._streaming.items():
                 message = by_id.get(key)
@@ -282,6 +286,20 @@ class ChatLog(VerticalScroll, can_focus=True):
                     await self.add_message(message)
         self._streaming.clear()
         self._tool_chunks.clear()
+
+    def _adopt(self, echo: ChatMessage, final: list[ChatMessage]) -> None:
+        """Give the echoed message the id of the final state's message with its text."""
+        if echo.id not in self._ids or any(m.id == echo.id and m.text == echo.text for m in final):
+            return
+        stored = next((m for m in final if m.type == "human" and m.text == echo.text and m.id not in self._ids), None)
+        if stored is None:
+            return
+        self._ids.discard(echo.id)
+        self._ids.add(stored.id)
+        self.messages = [stored if m.id == echo.id else m for m in self.messages]
+        for view in self.query_children(MessageView):
+            if view.message.id == echo.id:
+                view.message = stored
 
     async def _drop(self, key: str, view: MessageView) -> None:
         self._ids.discard(key)
