@@ -42,7 +42,7 @@ class ThreadSidebar(Vertical):
 
     def show_counts(self, shown: int, total: int | None, note: str = "") -> None:
         """"N of M threads"; "N threads" when the total is not known."""
-        counted = f"{shown:,} of {total:,} threads" if total is not None else f"{shown:,} thread{'s' * (shown != 1)}"
+        counted = f"{shown:,} of {total:,} threads" if total is not None else f"{shown:,} threads"
         parts: list = [(counted, "bold" if total else "dim")]
         parts.append(("  sort " + self.sort[2], "dim"))
         if note:
