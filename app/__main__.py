@@ -4,6 +4,7 @@
     threadbench --graph my_graph.py:graph  embedded server running your graph
     threadbench --url http://host:2024   any LangGraph Agent Server (or a 10xGraph server)
     threadbench --url URL --email EMAIL  log in first (DeerFlow); password from $THREADBENCH_PASSWORD
+    threadbench --url http://host:8001/api  DeerFlow's Gateway
     threadbench --profile NAME           a server profile from the config file
     threadbench serve [--port P] [ARGS]  the same app in a browser (textual-serve)
     threadbench config                   where the config file is, and its profiles
@@ -44,7 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="A keyboard-first terminal workbench for agent conversation threads. "
         "With no --url it starts an embedded LangGraph server with an offline demo agent.",
     )
-    parser.add_argument("--url", help="an Agent Server to connect to (LangGraph or 10xGraph)")
+    parser.add_argument(
+        "--url", help="an Agent Server to connect to (LangGraph, DeerFlow's Gateway at http://host:8001/api, or 10xGraph)"
+    )
     parser.add_argument(
         "--api-key",
         help="API key for --url (default: $LANGGRAPH_API_KEY, $LANGSMITH_API_KEY)",
@@ -56,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--backend",
-        choices=["auto", "langgraph", "10xgraph"],
+        choices=["auto", "langgraph", "10xgraph", "deerflow-gateway"],
         default=None,
         help="server kind for --url (default: the profile's, else detect it)",
     )

@@ -23,7 +23,7 @@ APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
 PASSWORD_ENV = "THREADBENCH_PASSWORD"
 
-BackendKind = Literal["auto", "langgraph", "10xgraph"]
+BackendKind = Literal["auto", "langgraph", "10xgraph", "deerflow-gateway"]
 
 
 def api_key_problem(key: str | None) -> str | None:

@@ -35,6 +35,10 @@ class Capabilities(_Model):
     assistants: bool = True
     join_stream: bool = True
     cancel: bool = True
+    graph: bool = True
+    """The server describes its graph (nodes and edges)."""
+    past_messages: bool = True
+    """Past checkpoints hold their conversation (not only the newest one)."""
     clear_state: bool = False
     delete_message: bool = False
     add_message: bool = False
@@ -214,7 +218,8 @@ class RunRequest(_Model):
         default_factory=lambda: ["messages-tuple", "updates", "values", "custom"]
     )
     subgraphs: bool = False
-    resumable: bool = False
+    resumable: bool = True
+    """The server keeps the run's events, so a cut stream resumes after the last one read."""
     multitask_strategy: Literal["reject", "interrupt", "rollback", "enqueue"] | None = None
 
 

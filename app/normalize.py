@@ -30,6 +30,7 @@ from app.models import (
 
 TITLE_LENGTH = 80
 THREAD_STATUSES = frozenset({"idle", "busy", "interrupted", "error"})
+STATUS_ALIASES = {"running": "busy"}  # DeerFlow's Gateway says running
 
 # What threads.search extracts (instead of every thread's full values) to make a title:
 # size stays ~200 bytes a thread however long the conversation is.
@@ -359,6 +360,7 @@ def thread_from_dict(d: Any) -> ThreadSummary:
     else:
         title, has_title = thread_title(None, metadata), False
     status = d.get("status")
+    status = STATUS_ALIASES.get(status, status) if isinstance(status, str) else "unknown"
     return _build(
         ThreadSummary,
         thread_id=_str(d.get("thread_id")),

@@ -8,7 +8,7 @@ Where: `platformdirs.user_config_dir("threadbench")/config.toml` (on Linux
 
     [profiles.local]
     url = "http://127.0.0.1:2024"
-    backend = "auto"                   # auto | langgraph | 10xgraph
+    backend = "auto"                   # auto | langgraph | 10xgraph | deerflow-gateway
     api_key_env = "LANGSMITH_API_KEY"  # the NAME of the variable holding the key, never the key
     assistant_id = "agent"             # optional: the assistant runs use on this server
     email = "me@example.com"           # optional: log in with it (DeerFlow)
@@ -49,7 +49,7 @@ CONFIG_ENV = "THREADBENCH_CONFIG"
 PROFILE_ENV = "THREADBENCH_PROFILE"
 THEME_ENV = "THREADBENCH_THEME"
 DATA_DIR_ENV = "THREADBENCH_DATA_DIR"
-BACKENDS = ("auto", "langgraph", "10xgraph")
+BACKENDS = ("auto", "langgraph", "10xgraph", "deerflow-gateway")
 TOP_LEVEL_KEYS = {"default_profile", "theme", "data_dir", "profiles", "run_options", "keymap"}
 PROFILE_KEYS = {"url", "backend", "api_key_env", "assistant_id", "email", "password_env"}
 SECRET_KEYS = {"api_key", "key", "token", "password", "secret"}

@@ -35,6 +35,7 @@ def coalesce(events: list[RunEvent]) -> list[RunEvent]:
             previous.tool_call_chunks = _merge_chunks(previous.tool_call_chunks, event.tool_call_chunks)
             previous.last = previous.last or event.last
             previous.node = event.node or previous.node
+            previous.event_id = event.event_id or previous.event_id  # where the merged part ends
             continue
         if event.kind == "token":  # copy: merging must not change the caller's event
             event = RunEvent(

@@ -2,7 +2,8 @@
 
 The server runs every graph in tests/graphs/langgraph.json (the demo agent as "agent",
 plus small graphs made for particular tests) on a free port with persistence off. A second
-one, with DeerFlow's login (tests/graphs/deerflow_auth), is started when a test asks.
+one, with DeerFlow's login (tests/graphs/deerflow_auth), is started when a test asks, and
+so is a stand-in for DeerFlow's Gateway in front of the first.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.embedded.launcher import EmbeddedServer
+from deerflow_gateway_proxy import GatewayStandIn
 from tenxgraph_fixtures import *  # noqa: F403 - the 10xGraph server fixtures
 from ui_fixtures import *  # noqa: F403 - deterministic UI (no cursor blink)
 
@@ -95,3 +97,13 @@ def deerflow_url(tmp_path_factory: pytest.TempPathFactory):
         yield server.url
     finally:
         server.stop()
+@pytest.fixture(scope="session")
+def gateway_origin(server_url: str):
+    """A stand-in for DeerFlow's Gateway in front of the real server (see its module):
+    the API is at gateway_origin + "/api" and "/api/langgraph"."""
+    gateway = GatewayStandIn(server_url)
+    gateway.start()
+    try:
+        yield gateway.url
+    finally:
+        gateway.stop()

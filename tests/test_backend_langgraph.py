@@ -8,6 +8,7 @@ about a second in the server's queue, so independent runs are started together.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -26,9 +27,11 @@ from app.backends.base import (
     Unauthorized,
     Unreachable,
 )
-from app.backends.langgraph import LangGraphBackend
+from app.backends.langgraph import LangGraphBackend, StreamPosition
 from app.embedded.launcher import free_port
 from app.models import Interrupt, RunEvent, RunRequest, ThreadQuery
+from app.normalize import run_event_from_part
+from langgraph_sdk import get_client
 
 
 def say(text: str, graph: str = "be_chat", **options: object) -> RunRequest:
@@ -457,6 +460,75 @@ async def test_join_stream_cancel_and_active_run(backend: LangGraphBackend) -> N
     assert interrupted == "interrupted" and rolled_back == "idle"
     with pytest.raises(Invalid, match="interrupt"):
         await backend.cancel_run(str(uuid.uuid4()), str(uuid.uuid4()), "explode")
+
+
+def trace(events: list[RunEvent]) -> list[tuple]:
+    """What tells two streams' events apart: id, name, and everything they carry."""
+    return [
+        (e.event_id, e.event, e.kind, e.message_id, e.text, e.reasoning, json.dumps(e.data, default=str, sort_keys=True))
+        for e in events if e.kind != "end"
+    ]
+
+
+async def server_record(url: str, thread_id: str, run_id: str) -> list[RunEvent]:
+    """Every event the server kept of a resumable run, replayed by the bare SDK: the
+    in-memory server replays the events whose ids are above Last-Event-ID, and every id is above "0"."""
+    client = get_client(url=url)
+    events: list[RunEvent] = []
+    async for part in client.runs.join_stream(thread_id, run_id, last_event_id="0"):
+        result = run_event_from_part(part.event, part.data, part.id)
+        events += result if isinstance(result, list) else [result]
+    return events
+
+
+async def read_until(events: AsyncIterator[RunEvent], count: int) -> list[RunEvent]:
+    """The first `count` events; then the client stops reading (the stream is closed)."""
+    read: list[RunEvent] = []
+    async for event in events:
+        read.append(event)
+        if len(read) == count:
+            break
+    await events.aclose()
+    return read
+
+
+@pytest.mark.server
+async def test_a_cut_stream_resumes_with_every_event_exactly_once(backend: LangGraphBackend, server_url: str) -> None:
+    """The client stops reading mid-reply (it closes the stream; the run goes on) and
+    joins the run from the last event it read: what followed arrives once, nothing is lost.
+
+    The in-memory server stamps the events of one millisecond with one id: the second cut
+    is made inside such a millisecond, where resuming from the id itself (what the SDK
+    does) loses the rest of it. The joins start once the run has ended: joining a run
+    still going, that server may send again the last event it replayed (a race in its
+    join), which no client can tell from a new event of that millisecond."""
+    thread = await backend.create_thread(graph_id="be_chat")
+    before = await read_until(backend.stream_run(thread.thread_id, say("many words " * 80)), 10)
+    run_id = before[0].run_id
+    while await backend.active_run(thread.thread_id):
+        await asyncio.sleep(0.05)
+    record = trace(await server_record(server_url, thread.thread_id, run_id))
+    inside = next(k for k in range(len(before), len(record) - 1) if record[k][0] == record[k + 1][0])
+
+    middle = await read_until(backend.join_stream(thread.thread_id, run_id, before[-1].event_id), inside + 1 - len(before))
+    after = await collect(backend.join_stream(thread.thread_id, run_id, last_event_id=middle[-1].event_id))
+    assert after[-1].kind == "end" and all(e.run_id == run_id for e in middle + after)
+    assert trace(before) + trace(middle) + trace(after) == record
+    text = "".join(e.text for e in before + middle + after if e.kind == "token")
+    assert text == (await backend.get_state(thread.thread_id)).messages[-1].text
+
+
+def test_a_stream_position_drops_what_was_read_and_resumes_below_its_id() -> None:
+    position = StreamPosition()
+    assert [position.admit(i) for i in ("5-0", "6-0", "6-0", None)] == [True] * 4
+    assert (position.event_id, position.count) == ("6-0", 2)
+    # the server went back: what was read comes again, then what is new
+    assert [position.admit(i) for i in ("5-0", "6-0", "6-0", "6-0", "7-0")] == [False, False, False, True, True]
+    position = StreamPosition("1797-0", 2)
+    assert position.resume() == f"1796-{2**64 - 1}"
+    assert [position.admit(i) for i in ("1797-0", "1797-0", "1797-0")] == [False, False, True]
+    assert StreamPosition("1797-5", 1).resume() == "1797-4"
+    assert StreamPosition("abc", 1).resume() == "abc"  # not a stream id: after it, as SSE does
 
 
 # --- assistants and graphs -----------------------------------------------------------------

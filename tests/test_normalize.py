@@ -205,12 +205,18 @@ def test_thread_from_extracted_fields() -> None:
     "payload",
     [None, {}, {"thread_id": None}, {"thread_id": "x", "status": "weird", "metadata": None, "values": None,
      "created_at": "not a date", "updated_at": 12, "interrupts": None},
-     {"thread_id": "x", "values": [1, 2], "extracted": "nope", "interrupts": {"t": None}}],
+     {"thread_id": "x", "values": [1, 2], "extracted": "nope", "interrupts": {"t": None}},
+     {"thread_id": "x", "status": {"not": "hashable"}}],
 )
 def test_odd_threads_never_raise(payload: object) -> None:
     summary = thread_from_dict(payload)
     assert summary.title == "" and summary.status in ("unknown", "idle")
     assert summary.created_at is None
+
+
+def test_a_running_thread_is_busy() -> None:
+    """DeerFlow's Gateway says "running" where a LangGraph server says "busy"."""
+    assert thread_from_dict({"thread_id": "t", "status": "running"}).status == "busy"
 
 
 def test_thread_interrupts() -> None:

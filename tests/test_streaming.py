@@ -25,6 +25,12 @@ def test_coalesce_merges_tokens_of_one_message_only():
     assert events[0].text == "Hel"  # the caller's events are untouched
 
 
+def test_merged_tokens_carry_the_id_of_the_last_one():
+    """A cut stream resumes after the last event read: a merged event ends where its last part does."""
+    merged = coalesce([token("a", event_id="1-0"), token("b", event_id="2-0"), token("c")])
+    assert [(e.text, e.event_id) for e in merged] == [("abc", "2-0")]
+
+
 async def test_pump_applies_everything_in_order_and_batches():
     async def source():
         for i in range(500):

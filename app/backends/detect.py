@@ -2,8 +2,10 @@
 
 A LangGraph Agent Server answers GET /ok with {"ok": true} and GET /info with JSON;
 10xGraph answers GET /ping with {"data": "pong", "metadata": ...} and GET /v1/graph with its
-{"data" | "error", "metadata"} envelope. The probes run at once; nothing here needs a key
-except the /v1/graph probe, which still identifies 10xGraph when it answers 401.
+{"data" | "error", "metadata"} envelope; DeerFlow's Gateway (a LangGraph-compatible API under
+a path such as /api, without /ok or /info) answers GET <origin>/health with
+{"service": "deer-flow-gateway"}. The probes run at once; nothing here needs a key except
+the /v1/graph probe, which still identifies 10xGraph when it answers 401.
 
 A server that wants a logged-in session (DeerFlow) is logged in to first when credentials
 are given; without them, a LangGraph server refusing a thread read for want of a session
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 from app.backends.base import Backend, Credentials, Invalid, LoginRequired, Unreachable
 from app.config import api_key_problem
@@ -21,9 +24,14 @@ from app.config import api_key_problem
 if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the app's start-up
     import httpx
 
-BackendKind = Literal["langgraph", "10xgraph"]
-KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph")
-_ALIASES = {"langgraph": "langgraph", "10xgraph": "10xgraph", "tenxgraph": "10xgraph"}
+BackendKind = Literal["langgraph", "10xgraph", "deerflow-gateway"]
+KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph", "deerflow-gateway")
+_ALIASES = {
+    "langgraph": "langgraph", "10xgraph": "10xgraph", "tenxgraph": "10xgraph",
+    "deerflow-gateway": "deerflow-gateway", "deer-flow-gateway": "deerflow-gateway", "gateway": "deerflow-gateway",
+}
+GATEWAY_SERVICE = "deer-flow-gateway"
+"""What DeerFlow's Gateway calls itself in GET <origin>/health."""
 NO_THREAD = "00000000-0000-0000-0000-000000000000"
 """A thread id nobody has: reading it shows whether the server wants a session."""
 
@@ -31,8 +39,14 @@ NO_THREAD = "00000000-0000-0000-0000-000000000000"
 def normalize_kind(kind: str) -> BackendKind:
     found = _ALIASES.get(kind.strip().lower())
     if found is None:
-        raise Invalid(f"Unknown backend {kind!r}: use langgraph or 10xgraph")
+        raise Invalid(f"Unknown backend {kind!r}: use {', '.join(KINDS)}")
     return found  # type: ignore[return-value]
+
+
+def origin(url: str) -> str:
+    """scheme://host:port of a URL, without its path."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) -> Any:
@@ -77,11 +91,12 @@ async def detect_backend_kind(
     ) as client:
         if session is not None:
             await _log_in(session, client, base)
-        ok, info, ping, graph, thread = await asyncio.gather(
+        ok, info, ping, graph, health, thread = await asyncio.gather(
             _probe(client, "/ok", {}),
             _probe(client, "/info", {"x-api-key": api_key} if api_key else {}),
             _probe(client, "/ping", {}),
             _probe(client, "/v1/graph", bearer),
+            _probe(client, f"{origin(base)}/health", {}),
             _probe(client, f"/threads/{NO_THREAD}", {"x-api-key": api_key} if api_key else {}),
         )
     _check_session(base, thread)
@@ -103,12 +118,19 @@ async def detect_backend_kind(
         and not _is_tenx_envelope(info[1])
     ):
         return "langgraph"
-    if all(result is None for result in (ok, info, ping, graph)):
+    if (
+        health is not None
+        and health[0] == 200
+        and isinstance(health[1], dict)
+        and health[1].get("service") == GATEWAY_SERVICE
+    ):
+        return "deerflow-gateway"
+    if all(result is None for result in (ok, info, ping, graph, health)):
         raise Unreachable(f"Nothing answers at {base}")
     raise Unreachable(
-        f"{base} answers, but neither as a LangGraph Agent Server (GET /ok, /info) nor as "
-        "10xGraph (GET /ping, /v1/graph)",
-        hint="Check the URL, or pick the backend with --backend.",
+        f"{base} answers, but not as a LangGraph Agent Server (GET /ok, /info), 10xGraph "
+        "(GET /ping, /v1/graph) or DeerFlow's Gateway (GET /health at the server's root)",
+        hint="Check the URL (DeerFlow's Gateway: http://host:8001/api), or pick the backend with --backend.",
     )
 
 
@@ -137,9 +159,9 @@ def _check_key(api_key: str | None) -> None:
 def make_backend(
     kind: str, url: str, api_key: str | None = None, credentials: Credentials | None = None
 ) -> Backend:
-    """The backend for `kind` ("langgraph" or "10xgraph") at `url`, logging in with
-    `credentials` if given; raises Invalid for a key that cannot be sent in a header
-    (instead of an encoding error on the first request)."""
+    """The backend for `kind` (one of KINDS) at `url`, logging in with `credentials` if
+    given; raises Invalid for a key that cannot be sent in a header (instead of an encoding
+    error on the first request)."""
     found = normalize_kind(kind)
     _check_key(api_key)
     if found == "10xgraph":
@@ -151,6 +173,10 @@ def make_backend(
         from app.backends.tenxgraph import TenXGraphBackend
 
         return TenXGraphBackend(url, api_key)
+    if found == "deerflow-gateway":
+        from app.backends.gateway import GatewayBackend
+
+        return GatewayBackend(url, api_key=api_key, credentials=credentials)
     from app.backends.langgraph import LangGraphBackend
 
     return LangGraphBackend(url, api_key=api_key, credentials=credentials)

@@ -10,6 +10,8 @@ works around the server's traps (see /work/shared/FACTS.md):
   ~300 KB): it asks for a few small fields and `extract`s the title and first message;
 - `get_history(before=...)` wants {"configurable": {"checkpoint_id": ...}};
 - the thread-level join stream never ends, so join_stream follows the active run instead;
+- the in-memory server gives every event of one millisecond the same SSE id and repeats
+  events when a stream is resumed: streams drop what was read already (StreamPosition);
 - get_schemas wants an assistant UUID: a graph id is resolved to its assistant first.
 
 With credentials (DeerFlow), every client carries a SessionAuth (app.backends.session_auth):
@@ -28,6 +30,7 @@ import ssl
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
@@ -77,6 +80,7 @@ CONNECT_RETRIES = 1
 # A connection that broke mid-request (not one that never opened): retried once if idempotent.
 BROKEN_CONNECTION = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5, read=300, write=300, pool=5)  # the SDK's
+MAX_SEQUENCE = 2**64 - 1  # the largest sequence number of a Redis stream id
 
 
 def _headers(api_key: str | None) -> dict[str, str]:
@@ -133,8 +137,63 @@ def _detail(err: httpx.HTTPStatusError) -> str:
     return line if len(line) <= DETAIL_LENGTH else line[: DETAIL_LENGTH - 1] + "…"
 
 
+def _stream_order(event_id: str) -> tuple[int, int] | None:
+    """A Redis stream id ("<ms>-<seq>") as a sortable pair; None for other ids."""
+    ms, dash, seq = event_id.partition("-")
+    return (int(ms), int(seq)) if dash and ms.isdigit() and seq.isdigit() else None
+
+
+@dataclass(slots=True)
+class StreamPosition:
+    """How far a run's stream was read: the last SSE event id, and how many events carried it.
+
+    Two traps of langgraph-runtime-inmem, measured: it stamps every event of one
+    millisecond "<ms>-0" (a reply's 104 events had 60 ids) and replays only events whose
+    id is above Last-Event-ID, so resuming from the last id read loses the rest of its
+    millisecond; and a stream resumed while the run goes on sends again the events
+    published while it replayed. So a stream resumes from just below the last id, and
+    events read already are dropped: the `count` that carry the last id when they come
+    again, and any with a lower id. (Repeats of the last millisecond alone look like new
+    events of it, and are kept.)
+    """
+
+    event_id: str = ""
+    count: int = 0
+    again: int = -1
+    """How many of the `count` came again since the stream went back (-1: it did not)."""
+
+    def admit(self, event_id: str | None) -> bool:
+        """True if the event is new (the position is then past it); False if it was read."""
+        if not event_id:
+            return True
+        if event_id == self.event_id:
+            if 0 <= self.again < self.count:
+                self.again += 1
+                return False
+            self.count, self.again = self.count + 1, -1
+            return True
+        here, last = _stream_order(event_id), _stream_order(self.event_id)
+        if here is not None and last is not None and here < last:
+            self.again = 0
+            return False
+        self.event_id, self.count, self.again = event_id, 1, -1
+        return True
+
+    def resume(self) -> str:
+        """The Last-Event-ID to resume from: just below the last id, whose events come again."""
+        order = _stream_order(self.event_id)
+        if order is None:
+            return self.event_id  # not a stream id: resume after it, as SSE does
+        ms, seq = order
+        self.again = 0
+        return f"{ms}-{seq - 1}" if seq else f"{ms - 1}-{MAX_SEQUENCE}"
+
+
 class LangGraphBackend:
     """The Backend protocol over langgraph-sdk's async client."""
+
+    FINISHED_RUN: tuple[type[BackendError], ...] = (NotFound,)
+    """What cancelling a run that has finished raises."""
 
     def __init__(
         self,
@@ -154,6 +213,7 @@ class LangGraphBackend:
         self._streaming: Counter[LangGraphClient] = Counter()  # open streams per client
         self._extract = True  # False once a server refused or ignored `extract`
         self._assistant_ids: dict[str, str] = {}
+        self._positions: dict[str, StreamPosition] = {}  # runs whose stream was cut: where
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -257,14 +317,24 @@ class LangGraphBackend:
         raise AssertionError("unreachable")
 
     async def _events(
-        self, doing: str, parts: Callable[[LangGraphClient], AsyncIterator[Any]], run_id: str = ""
+        self,
+        doing: str,
+        parts: Callable[[LangGraphClient], AsyncIterator[Any]],
+        run_id: str = "",
+        position: StreamPosition | None = None,
     ) -> AsyncIterator[RunEvent]:
-        """RunEvents from an SDK stream of parts, ending with one "end" event."""
+        """RunEvents from an SDK stream of parts, ending with one "end" event; parts read
+        before (`position`: where a resumed stream was left) are dropped. Where a stream
+        that did not end was left is kept, per run, for join_stream."""
         client = self._client
         self._streaming[client] += 1
+        position = position or StreamPosition()
+        ended = False
         try:
             async with contextlib.aclosing(parts(client)) as stream:
                 async for part in stream:
+                    if not position.admit(part.id):
+                        continue
                     result = run_event_from_part(part.event, part.data, part.id)
                     for event in result if isinstance(result, list) else (result,):
                         if event.kind == "metadata" and event.run_id:
@@ -274,6 +344,7 @@ class LangGraphBackend:
                         if not event.run_id:
                             event.run_id = run_id
                         yield event
+            ended = True
         except BackendError:
             raise
         except Exception as err:  # noqa: BLE001
@@ -282,19 +353,27 @@ class LangGraphBackend:
             self._streaming[client] -= 1
             if not self._streaming[client]:
                 del self._streaming[client]
+            if run_id and not ended and position.event_id:
+                self._positions[run_id] = position
+            elif run_id:
+                self._positions.pop(run_id, None)
         yield RunEvent(kind="end", event="end", run_id=run_id)
 
     # --- server ------------------------------------------------------------------------------
 
-    async def check(self) -> dict[str, Any]:
-        async def info(client: LangGraphClient) -> dict[str, Any]:
-            response = await client.http.client.get("/info", timeout=CHECK_TIMEOUT)
+    async def _get_json(self, doing: str, url: str) -> dict[str, Any]:
+        """GET `url` (a path under the server's URL, or a whole URL) as a JSON object."""
+        async def get(client: LangGraphClient) -> dict[str, Any]:
+            response = await client.http.client.get(url, timeout=CHECK_TIMEOUT)
             response.raise_for_status()
             data = response.json()
             return data if isinstance(data, dict) else {"info": data}
 
+        return await self._call(doing, get, retry=True)
+
+    async def check(self) -> dict[str, Any]:
         try:
-            return await self._call(f"reach the server at {self.url}", info, retry=True)
+            return await self._get_json(f"reach the server at {self.url}", "/info")
         except NotFound as err:
             raise Invalid(
                 f"{self.url} answers, but not as a LangGraph Agent Server (no /info).",
@@ -309,6 +388,10 @@ class LangGraphBackend:
         if query.graph_id:
             metadata["graph_id"] = query.graph_id
         return metadata
+
+    def _status_filter(self, query: ThreadQuery) -> str | None:
+        """The status to ask the server for (None: any)."""
+        return query.status if query.status and query.status != "unknown" else None
 
     async def _search_rows(self, doing: str, **kwargs: Any) -> list[dict[str, Any]]:
         """threads.search with small rows: no values, but `extracted` title fields.
@@ -346,7 +429,7 @@ class LangGraphBackend:
         rows = await self._search_rows(
             "list the threads",
             metadata=self._metadata_filter(query) or None,
-            status=query.status if query.status and query.status != "unknown" else None,
+            status=self._status_filter(query),
             ids=query.ids or None,
             sort_by=query.sort_by,
             sort_order=query.sort_order,
@@ -356,7 +439,7 @@ class LangGraphBackend:
         return [thread_from_dict(row) for row in rows]
 
     async def count_threads(self, query: ThreadQuery) -> int | None:
-        status = query.status if query.status and query.status != "unknown" else None
+        status = self._status_filter(query)
         metadata = self._metadata_filter(query) or None
         if query.ids:  # count has no ids filter
             rows = await self._call("count the threads", lambda c: c.threads.search(
@@ -423,12 +506,17 @@ class LangGraphBackend:
     async def get_history(
         self, thread_id: str, *, limit: int = 20, before: str | None = None
     ) -> list[ThreadState]:
-        cursor = {"configurable": {"checkpoint_id": before}} if before else None
+        cursor = self._history_cursor(before) if before else None
         items = await self._call(f"get the history of thread {thread_id}", lambda c: c.threads.get_history(
             thread_id, limit=limit, before=cursor), retry=True)
         # In a thread: a page of checkpoints of a long thread is tens of thousands of
         # messages to read, and the event loop keeps drawing meanwhile.
         return await asyncio.to_thread(lambda: [state_from_dict(item, thread_id) for item in items or []])
+
+    @staticmethod
+    def _history_cursor(checkpoint_id: str) -> Any:
+        """get_history's `before`: the server wants a config."""
+        return {"configurable": {"checkpoint_id": checkpoint_id}}
 
     async def update_state(
         self,
@@ -474,7 +562,9 @@ class LangGraphBackend:
     async def join_stream(
         self, thread_id: str, run_id: str | None = None, last_event_id: str | None = None
     ) -> AsyncIterator[RunEvent]:
-        """Follow a run's stream (the given one, else the thread's active run) to its end.
+        """Follow a run's stream (the given one, else the thread's active run) to its end;
+        after `last_event_id` if given (a run started with `resumable` replays what it sent
+        since).
 
         The server's thread-level stream never ends (it waits for the next run), so without a
         run id the active run is looked up; with none, the stream is just the "end" event.
@@ -483,10 +573,16 @@ class LangGraphBackend:
         if not run_id:
             yield RunEvent(kind="end", event="end")
             return
+        position = self._positions.get(run_id)
+        if last_event_id and position is not None and position.event_id == last_event_id:
+            cursor = position.resume()
+        else:  # a stream this backend did not read: resume after the id, as SSE does
+            position, cursor = StreamPosition(last_event_id or ""), last_event_id
         events = self._events(
             f"join run {run_id} on thread {thread_id}",
-            lambda client: client.runs.join_stream(thread_id, run_id, last_event_id=last_event_id or None),
+            lambda client: client.runs.join_stream(thread_id, run_id, last_event_id=cursor or None),
             run_id,
+            position,
         )
         async with contextlib.aclosing(events):
             async for event in events:
@@ -508,7 +604,7 @@ class LangGraphBackend:
         doing = f"cancel run {run_id}"
         try:
             await self._call(doing, lambda c: c.runs.cancel(thread_id, run_id, wait=True, action=action))
-        except NotFound as err:
+        except self.FINISHED_RUN as err:
             raise NotFound(
                 f"Could not {doing}: it has finished already or does not exist ({err.message.split(': ', 1)[-1]})",
                 status=404,

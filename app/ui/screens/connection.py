@@ -27,7 +27,10 @@ from app.ui.text import clean
 
 EMBEDDED = "__embedded__"
 CUSTOM = "__custom__"
-KINDS = [("detect it (auto)", "auto"), ("LangGraph server", "langgraph"), ("10xGraph", "10xgraph")]
+KINDS = [
+    ("detect it (auto)", "auto"), ("LangGraph server", "langgraph"),
+    ("DeerFlow's Gateway", "deerflow-gateway"), ("10xGraph", "10xgraph"),
+]
 
 
 @dataclass

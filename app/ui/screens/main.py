@@ -137,8 +137,9 @@ class MainScreen(Screen):
         self._next_check = 0.0
         self._wrong_graph: BackendError | None = None
         """The server refused the last run's assistant or graph (set by stream_into_chat)."""
-        self._cut_run: tuple[str, str] | None = None
-        """(thread id, run id) of a run whose stream was cut: rejoined when the server is back."""
+        self._cut_run: tuple[str, str, str] | None = None
+        """(thread id, run id, last event id read) of a run whose stream was cut: rejoined
+        from there when the server is back."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
@@ -256,21 +257,24 @@ class MainScreen(Screen):
     def resume_after_outage(self) -> None:
         self.load_threads()
         if self._cut_run is not None:
-            thread_id, run_id = self._cut_run
+            thread_id, run_id, last_event_id = self._cut_run
             self._cut_run = None
             if thread_id == self.thread_id:
-                self.rejoin_run(thread_id, run_id)
+                self.rejoin_run(thread_id, run_id, last_event_id)
                 return
         if self.thread_id is not None and not self.run_in_progress:
             self.open_thread(self.thread_id, ask=False)
 
     @work(exclusive=True, group="run")
-    async def rejoin_run(self, thread_id: str, run_id: str) -> None:
-        """Follow a run whose stream was cut; the final state puts the reply right."""
+    async def rejoin_run(self, thread_id: str, run_id: str, last_event_id: str) -> None:
+        """Follow a run whose stream was cut, from the last event read (the server replays
+        what it sent meanwhile); the final state puts the reply right."""
         backend = self.app.backend
         assert backend is not None
         await self.chat.add_notice(Content.styled("reconnected: following the run again", "dim italic"))
-        await self.stream_into_chat(backend.join_stream(thread_id, run_id), thread_id, "Rejoining the run")
+        await self.stream_into_chat(
+            backend.join_stream(thread_id, run_id, last_event_id or None), thread_id, "Rejoining the run"
+        )
 
     # -- thread list ---------------------------------------------------------------------------
 
@@ -583,6 +587,9 @@ class MainScreen(Screen):
         backend = self.app.backend
         if backend is None:
             return
+        if not backend.capabilities.graph:
+            self.inspector.graph_view.show_note(f"{backend.capabilities.name} does not describe its graph.")
+            return
         summary = self.thread_list.thread(state.thread_id) if state.thread_id else None
         assistant = self.app.assistant_of(summary, state.thread_id)
         if not assistant:
@@ -610,11 +617,16 @@ class MainScreen(Screen):
             if self.thread_state is not None:
                 await self.chat.show_messages(self.thread_state.messages)
             return
-        checkpoint = event.checkpoint
+        checkpoint, capabilities = event.checkpoint, self.app.backend.capabilities  # type: ignore[union-attr]
+        what = f"{len(checkpoint.messages)} messages"
+        keys = "g: back to the live head · F: fork here · p: replay from here · e: edit and fork"
+        if not capabilities.past_messages:
+            what = f"{capabilities.name} keeps the messages of the newest checkpoint only"
+            keys = "g: back to the live head"
         notice = Content.assemble(
             ("◷ past view ", "bold $warning"),
-            (f"step {checkpoint.step} · {checkpoint.source} · {len(checkpoint.messages)} messages", "dim"),
-            ("   g: back to the live head · F: fork here · p: replay from here · e: edit and fork", "dim italic"),
+            (f"step {checkpoint.step} · {checkpoint.source} · {what}", "dim"),
+            (f"   {keys}", "dim italic"),
         )
         await self.chat.show_messages(checkpoint.messages, notice=notice)
 
@@ -687,8 +699,16 @@ class MainScreen(Screen):
             self.inspector.show_live()
             self.open_thread(thread_id, ask=False)
 
+    def _forks(self) -> bool:
+        """True if the server can fork; else says so."""
+        capabilities = self.app.backend.capabilities  # type: ignore[union-attr]
+        if not capabilities.fork:
+            self.notify(f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
+                        severity="warning", timeout=4)
+        return capabilities.fork
+
     def action_fork(self) -> None:
-        if not self._timeline_ready():
+        if not self._timeline_ready() or not self._forks():
             return
         checkpoint = self._past_checkpoint()
         if checkpoint is None:
@@ -711,7 +731,7 @@ class MainScreen(Screen):
         self.open_thread(thread_id, ask=False)
 
     def action_replay(self) -> None:
-        if not self._timeline_ready() or self.run_in_progress:
+        if not self._timeline_ready() or self.run_in_progress or not self._forks():
             return
         checkpoint = self._past_checkpoint()
         if checkpoint is None:
@@ -737,7 +757,7 @@ class MainScreen(Screen):
         self.load_history(thread_id)
 
     def action_edit_resend(self) -> None:
-        if not self._timeline_ready() or self.run_in_progress or self.thread_state is None:
+        if not self._timeline_ready() or self.run_in_progress or self.thread_state is None or not self._forks():
             return
         human = next((m for m in reversed(self.thread_state.messages) if m.type == "human" and not m.hidden), None)
         if human is None:
@@ -927,13 +947,13 @@ class MainScreen(Screen):
         status.begin()
         events_log.clear()
         accepted = echo is None
-        outcome, detail = "idle", ""
+        outcome, detail, last_event_id = "idle", "", ""
         if echo is not None:
             await chat.add_echo(echo)
             self.composer.clear()
 
         async def apply(batch: list[RunEvent], count: int) -> None:
-            nonlocal accepted, outcome, detail
+            nonlocal accepted, outcome, detail, last_event_id
             if self._screen_gone:
                 return
             accepted = True
@@ -946,6 +966,7 @@ class MainScreen(Screen):
                 elif event.kind == "error":
                     outcome, detail = "error", event.text or "the run failed"
                 node = event.node or node
+                last_event_id = event.event_id or last_event_id
             status.count(count, node)
             events_log.add_events(batch, count)
             try:
@@ -971,13 +992,15 @@ class MainScreen(Screen):
                 return False
             outcome, detail = "error", str(error)
             if isinstance(error, (Unreachable, ServerError)) and self.run_id:
-                self._cut_run = (thread_id, self.run_id)
+                self._cut_run = (thread_id, self.run_id, last_event_id)
                 outcome, detail = "offline", "the stream was cut; it is rejoined when the server is back"
         except asyncio.CancelledError:
             status.end("idle")
             raise
-        final = await self._final_state(thread_id) if outcome != "offline" else None
-        await chat.finish_run(final.messages if final is not None else None)
+        final = None
+        if outcome != "offline":  # (else the reply stays open: the rejoined run continues it)
+            final = await self._final_state(thread_id)
+            await chat.finish_run(final.messages if final is not None else None)
         if outcome == "error":
             await chat.add_notice(
                 Content.assemble(("run failed: ", "bold $error"), clean(detail)), "chat-notice -error"
@@ -1125,6 +1148,11 @@ class MainScreen(Screen):
         self.thread_list.focus()
 
     def action_cycle_sort(self) -> None:
+        backend = self.app.backend
+        if backend is not None and not backend.capabilities.sort:
+            self.notify(f"{backend.capabilities.name} cannot sort threads: they are listed in its own order.",
+                        severity="warning", timeout=4)
+            return
         self.sidebar.cycle_sort()
         self.load_threads()
 

@@ -293,6 +293,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         A streamed reply whose text differs from the final message (a stream that was cut
         and rejoined misses or repeats tokens) is redrawn from the final message; a partial
         reply the final state does not hold (the attempt a restarted run replaced) goes.
+        The message shown as it was sent takes the id the server stored it under (add_echo).
         """
         for view in self._streaming.values():
             await view.finish()

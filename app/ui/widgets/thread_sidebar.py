@@ -41,8 +41,9 @@ class ThreadSidebar(Vertical):
         self.sort_index = (self.sort_index + 1) % len(SORTS)
 
     def show_counts(self, shown: int, total: int | None, note: str = "") -> None:
-        total_text = f"{total:,}" if total is not None else "?"
-        parts: list = [(f"{shown:,} of {total_text} threads", "bold" if total else "dim")]
+        """"N of M threads"; "N threads" when the total is not known."""
+        counted = f"{shown:,} of {total:,} threads" if total is not None else f"{shown:,} threads"
+        parts: list = [(counted, "bold" if total else "dim")]
         parts.append(("  sort " + self.sort[2], "dim"))
         if note:
             parts.append(("  " + note, "$warning"))

@@ -1,0 +1,169 @@
+"""DeerFlow's Gateway: the LangGraph-compatible API DeerFlow serves itself, under `/api`
+(`uvicorn app.gateway.app:app`, port 8001; its nginx on 2026 serves it as `/api/langgraph`).
+
+The same langgraph-sdk calls as LangGraphBackend; what differs, measured on the real Gateway
+(see /work/shared/FACTS.md, "DeerFlow as its users run it"), is handled here:
+- no GET /ok or /info: check() asks `<origin>/health`, which says {"service": "deer-flow-gateway"};
+- no threads.count or copy, no state or messages of past checkpoints, a stub graph, empty
+  schemas: CAPABILITIES says so (the UI hides or explains them); get_graph and get_schemas
+  answer empty without asking;
+- threads.search ignores ids, select, extract and sort (always updated_at, newest first):
+  a thread is fetched with GET /threads/{id}, ids one by one, and no other sort is asked;
+- threads.create with an id in use answers 200 with that thread: the id is looked up first;
+  supersteps are ignored: refused;
+- get_history wants `before` as a string, and a limit of at most 100;
+- runs.stream refuses the stream modes messages and events and multitask_strategy enqueue
+  (422): they are never sent; a second run on a busy thread gets 409, said plainly;
+- cancelling a run that has finished answers 409, not 404;
+- a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from app.backends.base import Conflict, Invalid, NotFound
+from app.backends.detect import GATEWAY_SERVICE, origin
+from app.backends.langgraph import LangGraphBackend, _is_uuid
+from app.models import Capabilities, GraphInfo, RunEvent, RunRequest, ThreadQuery, ThreadState, ThreadSummary
+from app.normalize import thread_from_dict
+
+NAME = "DeerFlow's Gateway"
+STREAM_MODES = ("values", "messages-tuple", "updates", "custom")
+"""The stream modes the Gateway serves."""
+HISTORY_LIMIT = 100
+CAPABILITIES = Capabilities(
+    name=NAME,
+    copy_thread=False,
+    count=False,
+    sort=False,
+    fork=False,
+    graph=False,
+    past_messages=False,
+    reason=(
+        f"{NAME} does not count or copy threads, lists them by last update only, keeps the "
+        "messages of the newest checkpoint only (no fork, replay or resend from the past), "
+        "and does not describe its graph."
+    ),
+)
+
+
+class GatewayBackend(LangGraphBackend):
+    """LangGraphBackend with DeerFlow's Gateway's differences."""
+
+    FINISHED_RUN = (NotFound, Conflict)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.capabilities = CAPABILITIES.model_copy()
+        self._extract = False  # the Gateway ignores extract and select: rows carry {"title"}
+
+    async def check(self) -> dict[str, Any]:
+        health = await self._get_json(f"reach {NAME} at {self.url}", f"{origin(self.url)}/health")
+        if health.get("service") != GATEWAY_SERVICE:
+            raise Invalid(f"{self.url} answers, but its /health does not say it is {NAME}.")
+        return health
+
+    # --- threads -----------------------------------------------------------------------------
+
+    def _status_filter(self, query: ThreadQuery) -> str | None:
+        status = super()._status_filter(query)
+        return "running" if status == "busy" else status
+
+    async def search_threads(self, query: ThreadQuery) -> list[ThreadSummary]:
+        if (query.sort_by, query.sort_order) != ("updated_at", "desc"):
+            raise Invalid(f"{NAME} lists threads by their last update only, newest first.")
+        if query.ids:
+            return await self._threads_by_id(query)
+        return await super().search_threads(query)
+
+    async def _threads_by_id(self, query: ThreadQuery) -> list[ThreadSummary]:
+        """What a search by ids finds, asked thread by thread (the Gateway ignores ids)."""
+        found = []
+        for thread_id in query.ids:
+            with contextlib.suppress(NotFound):
+                found.append(await self.get_thread(thread_id))
+        metadata = self._metadata_filter(query)
+        found = [
+            thread for thread in found
+            if query.status in (None, "unknown", thread.status)
+            and all(thread.metadata.get(key) == value for key, value in metadata.items())
+        ]
+        found.sort(key=lambda thread: thread.updated_at or 0, reverse=True)
+        return found[query.offset : query.offset + query.limit]
+
+    async def count_threads(self, query: ThreadQuery) -> int | None:
+        return None
+
+    async def get_thread(self, thread_id: str) -> ThreadSummary:
+        thread = await self._call(f"get thread {thread_id}", lambda c: c.threads.get(thread_id), retry=True)
+        return thread_from_dict(thread)
+
+    async def create_thread(
+        self,
+        *,
+        thread_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        graph_id: str | None = None,
+        supersteps: list[dict[str, Any]] | None = None,
+    ) -> ThreadSummary:
+        if supersteps:
+            raise Invalid(f"{NAME} ignores supersteps: create the thread, then write its state.")
+        if thread_id and _is_uuid(thread_id):
+            with contextlib.suppress(NotFound):
+                await self.get_thread(thread_id)
+                raise Conflict(f"Could not create the thread: thread {thread_id} already exists", status=409)
+        return await super().create_thread(thread_id=thread_id, metadata=metadata, graph_id=graph_id)
+
+    async def copy_thread(self, thread_id: str) -> ThreadSummary:
+        raise Invalid(f"{NAME} cannot copy threads.")
+
+    # --- state and history ------------------------------------------------------------------
+
+    async def get_state(self, thread_id: str, checkpoint_id: str | None = None) -> ThreadState:
+        if checkpoint_id:
+            raise Invalid(f"{NAME} cannot read the state of a past checkpoint.")
+        return await super().get_state(thread_id)
+
+    async def get_history(
+        self, thread_id: str, *, limit: int = 20, before: str | None = None
+    ) -> list[ThreadState]:
+        return await super().get_history(thread_id, limit=min(limit, HISTORY_LIMIT), before=before)
+
+    @staticmethod
+    def _history_cursor(checkpoint_id: str) -> Any:
+        return checkpoint_id
+
+    # --- runs --------------------------------------------------------------------------------
+
+    def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
+        modes = [mode for mode in request.stream_modes if mode in STREAM_MODES] or ["values"]
+        strategy = request.multitask_strategy
+        request = request.model_copy(update={
+            "stream_modes": modes,
+            "multitask_strategy": "reject" if strategy in (None, "enqueue") else strategy,
+        })
+        return self._one_run_at_a_time(thread_id, super().stream_run(thread_id, request))
+
+    @staticmethod
+    async def _one_run_at_a_time(thread_id: str, events: AsyncIterator[RunEvent]) -> AsyncIterator[RunEvent]:
+        try:
+            async with contextlib.aclosing(events):  # type: ignore[type-var]
+                async for event in events:
+                    yield event
+        except Conflict as err:
+            raise Conflict(
+                f"Could not start a run on thread {thread_id}: a run is in progress there, "
+                f"and {NAME} runs one at a time ({err.message.split(': ', 1)[-1]})",
+                status=err.status,
+            ) from err
+
+    # --- assistants and graphs --------------------------------------------------------------
+
+    async def get_graph(self, assistant_id: str, xray: bool = False) -> GraphInfo:
+        return GraphInfo()  # the Gateway's is a stub without nodes
+
+    async def get_schemas(self, assistant_id: str) -> dict[str, Any]:
+        return {}  # the Gateway's are empty

@@ -1,0 +1,274 @@
+"""A stand-in for DeerFlow's Gateway, in front of the real LangGraph test server.
+
+Why a stand-in: DeerFlow's Gateway (bytedance/deer-flow, `uvicorn app.gateway.app:app`) is
+not published on any package registry, and this machine has no network but PyPI, so the
+real one cannot be installed here. Every answer comes from the real LangGraph server; this
+proxy only serves it under /api (and /api/langgraph, as DeerFlow's nginx does) and reproduces
+the Gateway's differences measured on the real one (/work/shared/FACTS.md, "DeerFlow as its
+users run it"):
+
+- GET <origin>/health says {"service": "deer-flow-gateway"}; /ok and /info: 404;
+- threads: count 405, copy 404, the thread-level join stream 404; create with an id in use
+  answers 200 with that thread and ignores supersteps; search honours metadata, status, limit
+  and offset but ignores ids, select, extract, sort_by and sort_order (always updated_at,
+  newest first), and its rows' values hold only the title; a busy thread says "running";
+- state: `checkpoint` is {id, ts} with top-level checkpoint_id / parent_checkpoint_id, no
+  `interrupts`, tasks are {id, name}; the state of a past checkpoint: 404;
+- history: entries {checkpoint_id, parent_checkpoint_id, metadata, values, created_at,
+  next}, the messages only in the thread's newest one; `before` must be a string (the SDK's
+  config dict gets 422); limit at most 100;
+- runs: the stream modes messages and events, and multitask_strategy enqueue, get 422; a
+  second run on a busy thread gets 409; every stream carries SSE ids; the user's message is
+  stored under its id plus "__user"; cancelling a finished run: 409; runs.join answers SSE;
+- assistants: the graph is a stub without nodes, the schemas are {}, no subgraphs or count.
+
+Not reproduced (not needed by the app, or not measured): auth (cookies and CSRF), the
+Gateway's own thread store and its thread fields beyond these, DeerFlow's graph.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+
+from app.embedded.launcher import free_port
+
+HEALTH = {"service": "deer-flow-gateway", "status": "healthy"}
+REFUSED_MODES = {"messages", "events"}
+HISTORY_LIMIT = 100
+THREAD = "/threads/{thread_id}"
+
+
+def _error(status: int, detail: str = "") -> JSONResponse:
+    return JSONResponse({"detail": detail or {404: "Not Found", 405: "Method Not Allowed"}.get(status, "")}, status)
+
+
+async def not_found(request: Request) -> Response:
+    return _error(404)
+
+
+async def not_allowed(request: Request) -> Response:
+    return _error(405)
+
+
+class GatewayStandIn:
+    """The proxy, served by uvicorn in a thread on a free port: `url` is its origin."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream.rstrip("/")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._client: httpx.AsyncClient | None = None
+        routes = self._routes()
+        app = Starlette(routes=[
+            Route("/health", lambda request: JSONResponse(HEALTH)),
+            Mount("/api/langgraph", routes=routes),
+            Mount("/api", routes=routes),
+        ])
+        self._server = uvicorn.Server(uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False, lifespan="off",
+        ))
+        self._thread = threading.Thread(target=self._server.run, name="gateway-stand-in", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> None:
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the Gateway stand-in did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+    def _routes(self) -> list[Route]:
+        return [
+            Route("/ok", not_found),
+            Route("/info", not_found),
+            Route("/threads", self.create_thread, methods=["POST"]),
+            Route("/threads/count", not_allowed, methods=["POST"]),
+            Route("/threads/search", self.search_threads, methods=["POST"]),
+            Route(THREAD, self.get_thread, methods=["GET"]),
+            Route(THREAD + "/copy", not_found, methods=["POST"]),
+            Route(THREAD + "/stream", not_found, methods=["GET"]),
+            Route(THREAD + "/state", self.get_state, methods=["GET"]),
+            Route(THREAD + "/state/{checkpoint_id}", not_found, methods=["GET", "POST"]),
+            Route(THREAD + "/history", self.history, methods=["POST"]),
+            Route(THREAD + "/runs/stream", self.run, methods=["POST"]),
+            Route(THREAD + "/runs", self.run, methods=["POST"]),
+            Route(THREAD + "/runs/wait", self.run, methods=["POST"]),
+            Route(THREAD + "/runs/{run_id}/cancel", self.cancel, methods=["POST"]),
+            Route(THREAD + "/runs/{run_id}/join", self.join_as_sse, methods=["GET"]),
+            Route("/assistants/count", not_allowed, methods=["POST"]),
+            Route("/assistants/{assistant_id}/subgraphs", not_found, methods=["GET"]),
+            Route("/assistants/{assistant_id}/graph", lambda r: JSONResponse({"nodes": [], "edges": []})),
+            Route("/assistants/{assistant_id}/schemas", lambda r: JSONResponse({})),
+            Route("/{path:path}", self.forward, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+        ]
+
+    # --- plumbing ------------------------------------------------------------------------------
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:  # made on the proxy's own event loop
+            self._client = httpx.AsyncClient(base_url=self.upstream, timeout=None)
+        return self._client
+
+    @staticmethod
+    def _path(request: Request) -> str:
+        """The request's path below the mount (/api or /api/langgraph)."""
+        return request.url.path[len(request.scope.get("root_path", "")) :]
+
+    async def _send(self, request: Request, body: Any = None, path: str | None = None) -> httpx.Response:
+        headers = {k: v for k, v in request.headers.items() if k.lower() in ("accept", "last-event-id", "content-type")}
+        upstream = self.client.build_request(
+            request.method, path or self._path(request), params=request.query_params.multi_items(),
+            headers=headers, **({"json": body} if body is not None else {"content": await request.body()}),
+        )
+        return await self.client.send(upstream, stream=True)
+
+    @staticmethod
+    async def _relay(response: httpx.Response) -> Response:
+        """The upstream answer as it is (streamed, for a stream)."""
+        headers = {k: v for k, v in response.headers.items() if k.lower() in ("content-type", "location")}
+        if response.headers.get("content-type", "").startswith("text/event-stream") and response.is_success:
+            return StreamingResponse(_chunks(response), response.status_code, headers=headers)
+        await response.aread()
+        await response.aclose()
+        return Response(response.content, response.status_code, headers=headers)
+
+    async def _json(self, request: Request, body: Any = None, path: str | None = None) -> tuple[int, Any]:
+        response = await self._send(request, body, path)
+        await response.aread()
+        await response.aclose()
+        return response.status_code, response.json() if response.content else None
+
+    async def forward(self, request: Request) -> Response:
+        return await self._relay(await self._send(request))
+
+    # --- threads -------------------------------------------------------------------------------
+
+    async def create_thread(self, request: Request) -> Response:
+        body = await request.json()
+        body.pop("supersteps", None)
+        body["if_exists"] = "do_nothing"  # an id in use: 200 with that thread
+        status, thread = await self._json(request, body)
+        return JSONResponse(_thread(thread) if status == 200 else thread, status)
+
+    async def search_threads(self, request: Request) -> Response:
+        asked = await request.json()
+        body = {key: asked[key] for key in ("metadata", "limit", "offset") if asked.get(key) is not None}
+        if asked.get("status"):
+            body["status"] = "busy" if asked["status"] == "running" else asked["status"]
+        body.update(sort_by="updated_at", sort_order="desc")
+        status, rows = await self._json(request, body)
+        return JSONResponse([_thread(row) for row in rows] if status == 200 else rows, status)
+
+    async def get_thread(self, request: Request) -> Response:
+        status, thread = await self._json(request)
+        return JSONResponse(_thread(thread) if status == 200 else thread, status)
+
+    # --- state and history ---------------------------------------------------------------------
+
+    async def get_state(self, request: Request) -> Response:
+        status, state = await self._json(request)
+        return JSONResponse(_state(state) if status == 200 else state, status)
+
+    async def history(self, request: Request) -> Response:
+        body = await request.json()
+        before, limit = body.get("before"), body.get("limit", 10)
+        if before is not None and not isinstance(before, str):
+            return _error(422, "before: Input should be a valid string")
+        if not isinstance(limit, int) or limit > HISTORY_LIMIT:
+            return _error(422, f"limit: Input should be less than or equal to {HISTORY_LIMIT}")
+        upstream = {"limit": limit, **({"before": {"configurable": {"checkpoint_id": before}}} if before else {})}
+        status, entries = await self._json(request, upstream)
+        if status != 200:
+            return JSONResponse(entries, status)
+        shaped = [_history_entry(entry, newest=index == 0 and not before) for index, entry in enumerate(entries)]
+        return JSONResponse(shaped)
+
+    # --- runs ------------------------------------------------------------------------------------
+
+    async def run(self, request: Request) -> Response:
+        body = await request.json()
+        modes = body.get("stream_mode") or ["values"]
+        modes = [modes] if isinstance(modes, str) else modes
+        if refused := REFUSED_MODES & set(modes):
+            return _error(422, f"stream_mode: unsupported {sorted(refused)}")
+        if body.get("multitask_strategy") == "enqueue":
+            return _error(422, "multitask_strategy: 'enqueue' is not supported")
+        body["multitask_strategy"] = body.get("multitask_strategy") or "reject"
+        body["stream_resumable"] = True  # the Gateway's streams always carry ids
+        for message in (body.get("input") or {}).get("messages") or []:
+            kind = message.get("type", message.get("role")) if isinstance(message, dict) else None
+            if kind in ("human", "user") and message.get("id"):
+                message["id"] = f"{message['id']}__user"
+        return await self._relay(await self._send(request, body))
+
+    async def cancel(self, request: Request) -> Response:
+        response = await self._send(request)
+        if response.status_code == 404:  # a run that has finished: the Gateway says 409
+            await response.aclose()
+            return _error(409, "Run is not active")
+        return await self._relay(response)
+
+    async def join_as_sse(self, request: Request) -> Response:
+        """runs.join: the Gateway answers with the run's event stream (the SDK wants JSON)."""
+        path = self._path(request).removesuffix("/join") + "/stream"
+        return await self._relay(await self._send(request, path=path))
+
+
+async def _chunks(response: httpx.Response) -> AsyncIterator[bytes]:
+    try:
+        async for chunk in response.aiter_raw():
+            yield chunk
+    finally:  # also when the client went away mid-stream
+        await response.aclose()
+
+
+def _thread(thread: Any) -> Any:
+    if not isinstance(thread, dict):
+        return thread
+    values = thread.get("values")
+    title = values.get("title") if isinstance(values, dict) else None
+    status = "running" if thread.get("status") == "busy" else thread.get("status")
+    return {**thread, "values": {"title": title} if title is not None else {}, "status": status}
+
+
+def _state(state: dict) -> dict:
+    checkpoint = state.get("checkpoint") or {}
+    return {
+        "values": state.get("values"),
+        "next": state.get("next"),
+        "tasks": [{"id": task.get("id"), "name": task.get("name")} for task in state.get("tasks") or []],
+        "metadata": state.get("metadata"),
+        "created_at": state.get("created_at"),
+        "checkpoint": {"id": checkpoint.get("checkpoint_id"), "ts": state.get("created_at")},
+        "checkpoint_id": checkpoint.get("checkpoint_id"),
+        "parent_checkpoint_id": (state.get("parent_checkpoint") or {}).get("checkpoint_id"),
+    }
+
+
+def _history_entry(entry: dict, newest: bool) -> dict:
+    values = entry.get("values")
+    if isinstance(values, dict) and not newest:
+        values = {key: value for key, value in values.items() if key != "messages"}
+    return {
+        "checkpoint_id": (entry.get("checkpoint") or {}).get("checkpoint_id"),
+        "parent_checkpoint_id": (entry.get("parent_checkpoint") or {}).get("checkpoint_id"),
+        "metadata": entry.get("metadata"),
+        "values": values,
+        "created_at": entry.get("created_at"),
+        "next": entry.get("next"),
+    }
