@@ -621,7 +621,7 @@ async def test_other_failures_map_to_typed_errors() -> None:
         bare = backend._error(Exception("Run failed"), "wait for the run")
         assert isinstance(bare, ServerError) and str(bare) == "Could not wait for the run: Exception: Run failed"
         plain = backend._error(status_error(404, b"not json\nsecond line"), "go")
-        assert str(plain) == "Could not go: not json"
+        assert str(plain) == "Could not go: not json second line"  # the whole message, on one line
         empty = backend._error(status_error(502, b""), "go")
         assert "502" in str(empty)
     finally:
