@@ -246,6 +246,8 @@ async def test_keys_typed_while_the_app_starts_are_a_message_not_commands(any_se
     await run_on(any_server_url, "support_bot", "a thread to list")
     app = make_app(any_server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
+        # as soon as the screen is up, before its first page of threads is in
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.is_mounted, what="the screen")
         for char in "so hello":  # `s` sorts and `o` opens the run options in the thread list
             app.post_message(events.Key(char, char) if char != " " else events.Key("space", " "))
         await wait_ready(pilot)
@@ -309,3 +311,19 @@ async def test_text_being_typed_stays_when_its_thread_reloads(any_server_url):
         await wait_for(pilot, lambda: app.screen._opens > opens, what="the thread reloaded")
         await pilot.press(*" after the fork")
         assert composer.text == "hello again after the fork"
+
+
+async def test_a_deerflow_clarification_is_asked_and_answered_in_the_chat(any_server_url):
+    metadata = tag()
+    thread_id = await run_on(any_server_url, "lead_agent", "hello", metadata)
+    app = make_app(any_server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        app.screen.query_one(Composer).focus()
+        await pilot.press(*"please clarify", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the clarification")
+        await wait_for(pilot, lambda: "Which region should the report cover?" in screen_text(app), what="the question")
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: "Covering Asia." in ai_texts(app), what="the answer's reply")
+        assert human_texts(app).count("please clarify") == 1

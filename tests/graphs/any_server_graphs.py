@@ -56,8 +56,8 @@ def lead_intake(state: LeadState) -> dict:
 
 
 def lead_model(state: LeadState) -> dict:
-    humans = [m for m in state["messages"] if isinstance(m, HumanMessage) and not m.additional_kwargs.get("hide_from_ui")]
-    last = humans[-1] if humans else None
+    humans = [m for m in state["messages"] if isinstance(m, HumanMessage) and not _text(m).startswith("<system-reminder>")]
+    last = humans[-1] if humans else None  # (DeerFlow's answer to a clarification is hidden from its UI)
     response = last.additional_kwargs.get("human_input_response") if last is not None else None
     if isinstance(response, dict):
         return {"messages": [AIMessage(content=f"Covering {response['value']}.")]}
