@@ -251,4 +251,4 @@ async def test_a_refused_api_key_says_so_and_how_to_give_one_and_never_shows_it(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: any("Connected to" in n for n in notices(app)), what="connected")
         await wait_ready(pilot)
-        assert "threads" in str(app.screen.query_one("#thread-counts").visual)
+        assert "thread" in str(app.screen.query_one("#thread-counts").visual)

@@ -60,7 +60,7 @@ async def test_a_reply_streams_on_the_gateway(gateway_origin):
         assert [v.message.text for v in screen.query(HumanMessageView)] == ["hello there"]
         assert [m.id.endswith("__user") for m in screen.query_one(ChatLog).messages if m.type == "human"] == [True]
         assert ai_texts(app).count(reply) == 1
-        assert "1 threads" in str(screen.query_one("#thread-counts").visual)
+        assert "1 thread" in str(screen.query_one("#thread-counts").visual)
     assert not [text for text, severity in notes if severity == "error"]
 
 
@@ -75,7 +75,7 @@ async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_orig
         inspector = screen.query_one(Inspector)
         await wait_for(pilot, lambda: len(inspector.timeline.checkpoints) >= 3, what="the history")
         counts = str(screen.query_one("#thread-counts").visual)
-        assert "1 threads" in counts and " of " not in counts  # the Gateway cannot count
+        assert "1 thread" in counts and " of " not in counts  # the Gateway cannot count
         await wait_for(pilot, lambda: "does not describe its graph" in str(
             inspector.graph_view.query_one("#graph-drawing").visual), what="the graph tab's note")
 

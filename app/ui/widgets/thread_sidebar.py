@@ -42,7 +42,9 @@ class ThreadSidebar(Vertical):
 
     def show_counts(self, shown: int, total: int | None, note: str = "") -> None:
         """"N of M threads"; "N threads" when the total is not known."""
-        counted = f"{shown:,} of {total:,} threads" if total is not None else f"{shown:,} threads"
+        last = total if total is not None else shown
+        noun = "thread" if last == 1 else "threads"
+        counted = f"{shown:,} of {total:,} {noun}" if total is not None else f"{shown:,} {noun}"
         parts: list = [(counted, "bold" if total else "dim")]
         parts.append(("  sort " + self.sort[2], "dim"))
         if note:
