@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
+from app.backends.base import Backend, BackendError
 from app.human_input.dialects import detect_pending
 from app.human_input.models import InboxItem
 from app.models import ThreadQuery, ThreadState, ThreadSummary
 
-if TYPE_CHECKING:
-    from app.backends.base import Backend
 
-
-async def pending_for_thread(backend: "Backend", thread: ThreadSummary) -> InboxItem | None:
+async def pending_for_thread(backend: Backend, thread: ThreadSummary) -> InboxItem | None:
     """The thread as an inbox item, or None when it waits for nothing.
 
     An interrupted thread whose summary carries its interrupts needs no further request;
@@ -33,7 +30,7 @@ async def pending_for_thread(backend: "Backend", thread: ThreadSummary) -> Inbox
 
 
 async def gather_inbox(
-    backend: "Backend", *, recent: int = 50, limit: int = 500, concurrency: int = 8
+    backend: Backend, *, recent: int = 50, limit: int = 500, concurrency: int = 8
 ) -> list[InboxItem]:
     """Every thread on the server waiting for a human, most recently updated first.
 
@@ -62,12 +59,8 @@ async def gather_inbox(
         async with gate:
             try:
                 return await pending_for_thread(backend, thread)
-            except Exception as error:  # noqa: BLE001 - one broken thread must not hide the rest
-                from app.backends.base import BackendError
-
-                if isinstance(error, BackendError):
-                    return None
-                raise
+            except BackendError:  # one broken thread must not hide the rest
+                return None
 
     found = await asyncio.gather(*(check(t) for t in candidates.values()))
     items = [item for item in found if item is not None]

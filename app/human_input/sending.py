@@ -4,18 +4,16 @@ and reading a run to its end."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from app.backends.base import Backend, BackendError
 from app.human_input.dialects import build_answer
 from app.human_input.models import Answer, AnswerError, HumanResponse, PendingInput
 from app.models import RunEvent
 
-if TYPE_CHECKING:
-    from app.backends.base import Backend
-
 
 async def submit_answer(
-    backend: "Backend",
+    backend: Backend,
     thread_id: str,
     pending: PendingInput,
     response: HumanResponse | Answer,
@@ -64,8 +62,6 @@ SubmitCallback = Callable[[PendingInput, HumanResponse], Awaitable["str | None"]
 
 def refusal_text(error: BaseException) -> str:
     """Why an answer was not sent, for the modal to show (AnswerError or a server refusal)."""
-    from app.backends.base import BackendError
-
     if isinstance(error, AnswerError):
         return str(error)
     if isinstance(error, BackendError):
@@ -74,7 +70,7 @@ def refusal_text(error: BaseException) -> str:
 
 
 def answer_submitter(
-    backend: "Backend",
+    backend: Backend,
     thread_id: str,
     on_accepted: Callable[[AsyncIterator[RunEvent]], object],
     *,
@@ -88,8 +84,6 @@ def answer_submitter(
     them into the chat) and returns None, so the modal closes. If the server refuses, it
     returns the reason and the modal stays open with the answer as typed.
     """
-    from app.backends.base import BackendError
-
     async def submit(pending: PendingInput, response: HumanResponse) -> str | None:
         try:
             events = await submit_answer(
