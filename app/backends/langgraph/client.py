@@ -14,7 +14,7 @@ works around the server's traps (see /work/shared/FACTS.md):
   events when a stream is resumed: streams drop what was read already (StreamPosition);
 - get_schemas wants an assistant UUID: a graph id is resolved to its assistant first.
 
-With credentials (DeerFlow), every client carries a SessionAuth (app.backends.session_auth):
+With credentials (DeerFlow), every client carries a SessionAuth (app.backends.deerflow.session_auth):
 it logs in before the first request and keeps the session, whose cookies live in one jar
 shared by the client and every client that replaces it.
 """
@@ -30,7 +30,6 @@ import ssl
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
@@ -48,13 +47,20 @@ from app.backends.base import (
     Unauthorized,
     Unreachable,
 )
-from app.backends.session_auth import SessionAuth, asks_to_log_in
+from app.backends.deerflow.session_auth import SessionAuth, asks_to_log_in
+from app.backends.http import error_type, graph_info, once_more_if_broken, one_line
+from app.backends.langgraph.mapping import (
+    SECOND_TEXT_EXTRACT,
+    TITLE_EXTRACT,
+    needs_second_text,
+    state_from_dict,
+    thread_from_dict,
+)
+from app.backends.langgraph.streaming import StreamPosition, run_event_from_part
 from app.models import (
     Assistant,
     Capabilities,
-    GraphEdge,
     GraphInfo,
-    GraphNode,
     RunEvent,
     RunRequest,
     ThreadQuery,
@@ -62,25 +68,13 @@ from app.models import (
     ThreadSummary,
 )
 from app.run_target import graphs_in_refusal
-from app.normalize import (
-    SECOND_TEXT_EXTRACT,
-    TITLE_EXTRACT,
-    needs_second_text,
-    run_event_from_part,
-    state_from_dict,
-    thread_from_dict,
-)
 
 T = TypeVar("T")
 THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
-DETAIL_LENGTH = 600
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
 CHECK_TIMEOUT = 10.0
 CONNECT_RETRIES = 1
-# A connection that broke mid-request (not one that never opened): retried once if idempotent.
-BROKEN_CONNECTION = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5, read=300, write=300, pool=5)  # the SDK's
-MAX_SEQUENCE = 2**64 - 1  # the largest sequence number of a Redis stream id
 
 
 def _headers(api_key: str | None) -> dict[str, str]:
@@ -131,62 +125,7 @@ def _detail(err: httpx.HTTPStatusError) -> str:
     text = body if isinstance(body, str) else ""
     if isinstance(body, dict):
         text = next((body[k] for k in ("detail", "message", "error") if isinstance(body.get(k), str)), "")
-    # The whole message on one line: a refusal's reason can come after a line break
-    # ("Invalid assistant: 'x'. Must be either:\n- ...\n- One of the registered graphs: a, b").
-    line = " ".join(part.strip() for part in text.strip().splitlines() if part.strip())
-    return line if len(line) <= DETAIL_LENGTH else line[: DETAIL_LENGTH - 1] + "…"
-
-
-def _stream_order(event_id: str) -> tuple[int, int] | None:
-    """A Redis stream id ("<ms>-<seq>") as a sortable pair; None for other ids."""
-    ms, dash, seq = event_id.partition("-")
-    return (int(ms), int(seq)) if dash and ms.isdigit() and seq.isdigit() else None
-
-
-@dataclass(slots=True)
-class StreamPosition:
-    """How far a run's stream was read: the last SSE event id, and how many events carried it.
-
-    Two traps of langgraph-runtime-inmem, measured: it stamps every event of one
-    millisecond "<ms>-0" (a reply's 104 events had 60 ids) and replays only events whose
-    id is above Last-Event-ID, so resuming from the last id read loses the rest of its
-    millisecond; and a stream resumed while the run goes on sends again the events
-    published while it replayed. So a stream resumes from just below the last id, and
-    events read already are dropped: the `count` that carry the last id when they come
-    again, and any with a lower id. (Repeats of the last millisecond alone look like new
-    events of it, and are kept.)
-    """
-
-    event_id: str = ""
-    count: int = 0
-    again: int = -1
-    """How many of the `count` came again since the stream went back (-1: it did not)."""
-
-    def admit(self, event_id: str | None) -> bool:
-        """True if the event is new (the position is then past it); False if it was read."""
-        if not event_id:
-            return True
-        if event_id == self.event_id:
-            if 0 <= self.again < self.count:
-                self.again += 1
-                return False
-            self.count, self.again = self.count + 1, -1
-            return True
-        here, last = _stream_order(event_id), _stream_order(self.event_id)
-        if here is not None and last is not None and here < last:
-            self.again = 0
-            return False
-        self.event_id, self.count, self.again = event_id, 1, -1
-        return True
-
-    def resume(self) -> str:
-        """The Last-Event-ID to resume from: just below the last id, whose events come again."""
-        order = _stream_order(self.event_id)
-        if order is None:
-            return self.event_id  # not a stream id: resume after it, as SSE does
-        ms, seq = order
-        self.again = 0
-        return f"{ms}-{seq - 1}" if seq else f"{ms - 1}-{MAX_SEQUENCE}"
+    return one_line(text)
 
 
 class LangGraphBackend:
@@ -264,23 +203,18 @@ class LangGraphBackend:
             status = response.status_code
             detail = _detail(err) or f"HTTP {status} {response.reason_phrase}".strip()
             message = f"Could not {doing}: {detail}"
-            if status == 404:
-                return NotFound(message, status=status)
-            if status == 409:
-                return Conflict(message, status=status)
-            if status in (400, 422):
-                return Invalid(message, status=status)
-            if status in (401, 403) and asks_to_log_in(status, _body(err)):
+            kind = error_type(status)
+            if kind is Unauthorized and asks_to_log_in(status, _body(err)):
                 refused = "refused the session even after logging in again" if self._session else "wants you to log in"
                 return LoginRequired(f"Could not {doing}: the server {refused} ({detail})", status=status)
-            if status in (401, 403):
+            if kind is Unauthorized:
                 return Unauthorized(
                     f"Could not {doing}: the server refused the credentials ({detail})", status=status
                 )
-            if status >= 500:
+            if kind is ServerError:
                 self._renew_client()
                 return ServerError(f"Could not {doing}: the server failed ({detail})", status=status)
-            return BackendError(message, status=status)
+            return kind(message, status=status)
         if isinstance(err, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
             return Invalid(f"Could not {doing}: {self.url!r} is not a usable http(s) URL ({err})")
         if isinstance(err, (httpx.ConnectError, httpx.ConnectTimeout)):
@@ -305,16 +239,16 @@ class LangGraphBackend:
         retry=True (idempotent requests only) retries once, on a fresh client, after a
         connection broke mid-request (the server can drop a pooled connection after a 500).
         """
-        for attempt in (1, 2):
+        async def attempt() -> T:
             try:
                 return await request(self._client)
             except Exception as err:  # noqa: BLE001 - every failure becomes a typed error
                 error = self._error(err, doing)
                 if self._retired:
                     await self._close_retired()
-                if not (retry and attempt == 1 and isinstance(err, BROKEN_CONNECTION)):
-                    raise error from err
-        raise AssertionError("unreachable")
+                raise error from err
+
+        return await once_more_if_broken(attempt, retry=retry)
 
     async def _events(
         self,
@@ -653,24 +587,7 @@ class LangGraphBackend:
         graph = await self._call(f"get the graph of {assistant_id}", lambda c: c.assistants.get_graph(
             assistant_id, xray=xray), retry=True)
         graph = graph if isinstance(graph, dict) else {}
-        nodes = []
-        for node in graph.get("nodes") or []:
-            if not isinstance(node, dict) or node.get("id") is None:
-                continue
-            data = node.get("data")
-            name = data.get("name") if isinstance(data, dict) else data if isinstance(data, str) else None
-            nodes.append(GraphNode(id=str(node["id"]), name=str(name or node["id"])))
-        edges = []
-        for edge in graph.get("edges") or []:
-            if not isinstance(edge, dict) or edge.get("source") is None or edge.get("target") is None:
-                continue
-            label = edge.get("data")
-            edges.append(GraphEdge(
-                source=str(edge["source"]), target=str(edge["target"]),
-                conditional=bool(edge.get("conditional")),
-                label=label if isinstance(label, str) else "",
-            ))
-        return GraphInfo(nodes=nodes, edges=edges)
+        return graph_info(graph.get("nodes") or [], graph.get("edges") or [])
 
     async def get_schemas(self, assistant_id: str) -> dict[str, Any]:
         uuid_ = await self._assistant_uuid(assistant_id)
