@@ -15,8 +15,8 @@ What 10xGraph has and lacks, and how each gap is handled (the UI reads `capabili
 - The run stream is one JSON object per line (despite its text/event-stream type), with no
   end marker: the end of the body is the end of the run.
 
-Extras beyond the protocol: clear_state, list_messages, add_messages, get_message,
-delete_message.
+Extras beyond the protocol (the optional capabilities in app.backends.base): clear_state
+(ClearsState); list_messages, add_messages, get_message, delete_message (KeepsMessageLog).
 """
 
 from __future__ import annotations
