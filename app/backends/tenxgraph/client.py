@@ -18,29 +18,26 @@ What 10xGraph has and lacks, and how each gap is handled (the UI reads `capabili
 Extras beyond the protocol (the optional capabilities in app.backends.base): clear_state
 (ClearsState); list_messages, add_messages, get_message, delete_message (KeepsMessageLog).
 """
-
 from __future__ import annotations
 
 import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 
 from app.backends.base import (
-    BackendError,
     Conflict,
     Invalid,
     NotFound,
-    ServerError,
     Unreachable,
 )
-from app.backends.tenxgraph.errors import _error_from_response
 from app.backends.tenxgraph.mapping import (
     ASSISTANT_ID,
     langgraph_shape,
+    new_context,
+    run_body,
     thread_status,
     to_chat_message,
     to_client_message,
@@ -48,7 +45,7 @@ from app.backends.tenxgraph.mapping import (
     to_thread_summary,
 )
 from app.backends.tenxgraph.stream import _empty, _StreamDecoder
-from app.backends.http import graph_info, once_more_if_broken
+from app.backends.http import graph_info
 from app.models import (
     Assistant,
     Capabilities,
@@ -60,6 +57,7 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
+from app.backends.tenxgraph.connection import Connection, _quote
 
 CAPABILITIES = Capabilities(
     name="10xGraph",
@@ -86,7 +84,7 @@ CAPABILITIES = Capabilities(
 )
 
 
-class TenXGraphBackend:
+class TenXGraphBackend(Connection):
     """The Backend protocol over a 10xGraph server's REST API and line-JSON run stream."""
 
     capabilities = CAPABILITIES
@@ -99,95 +97,8 @@ class TenXGraphBackend:
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self.url = url.rstrip("/")
-        self.api_key = api_key or None
-        self._timeout = timeout
-        self._transport = transport
-        self._client = self._new_client()
+        super().__init__(url, api_key, timeout=timeout, transport=transport)
         self._state_fields: list[str] | None = None
-
-    def _new_client(self) -> httpx.AsyncClient:
-        headers = {"Accept": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        return httpx.AsyncClient(
-            base_url=self.url,
-            headers=headers,
-            timeout=self._timeout,
-            transport=self._transport,
-        )
-
-    async def close(self) -> None:
-        await self._client.aclose()
-
-    # --- HTTP ---------------------------------------------------------------------------------
-
-    def _unreachable(self, err: Exception) -> Unreachable:
-        detail = str(err) or type(err).__name__
-        return Unreachable(f"Cannot reach the 10xGraph server at {self.url}: {detail}")
-
-    async def _send(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: dict[str, Any] | None = None,
-        body: Any = None,
-        not_found: str | None = None,
-    ) -> httpx.Response:
-        """One request; retried once if the connection broke mid-request (one the server reset)."""
-        kwargs: dict[str, Any] = {}
-        if params:
-            kwargs["params"] = {k: v for k, v in params.items() if v is not None}
-        if body is not None:
-            kwargs["json"] = body
-
-        async def attempt() -> httpx.Response:
-            try:
-                response = await self._client.request(method, path, **kwargs)
-            except (httpx.ConnectError, httpx.ConnectTimeout) as err:
-                raise self._unreachable(err) from err
-            except httpx.TimeoutException as err:
-                raise Unreachable(
-                    f"The 10xGraph server at {self.url} did not answer in time ({method} {path})"
-                ) from err
-            except httpx.TransportError as err:
-                raise self._unreachable(err) from err
-            except httpx.InvalidURL as err:
-                raise Invalid(f"Bad server URL {self.url!r}: {err}") from err
-            if response.is_success:
-                return response
-            raise self._error(response, not_found=not_found)
-
-        # 10xGraph resets a connection after some plain-text 500s, and the pool may hand that
-        # dead connection to the next request: once more, on a fresh one.
-        return await once_more_if_broken(attempt)
-
-    def _error(self, response: httpx.Response, *, not_found: str | None = None) -> BackendError:
-        error = _error_from_response(response, not_found=not_found)
-        if response.status_code == 401 and not self.api_key:
-            error.message = f"This 10xGraph server wants a token ({error.message})"
-        elif response.status_code == 401:
-            error.message = f"The server refused the API key ({error.message})"
-        return error
-
-    async def _call(self, method: str, path: str, **kwargs: Any) -> Any:
-        """A request whose reply is the {"data": ..., "metadata": ...} envelope; returns data."""
-        response = await self._send(method, path, **kwargs)
-        try:
-            body = response.json()
-        except ValueError as err:
-            raise ServerError(
-                f"{method} {path} answered with something that is not JSON",
-                status=response.status_code,
-            ) from err
-        return body.get("data") if isinstance(body, dict) and "data" in body else body
-
-    @staticmethod
-    def _thread_path(thread_id: str, suffix: str = "") -> str:
-        if not str(thread_id).strip():
-            raise Invalid("The thread id is empty")
-        return f"/v1/threads/{_quote(thread_id)}{suffix}"
 
     # --- server -------------------------------------------------------------------------------
 
@@ -358,7 +269,7 @@ class TenXGraphBackend:
             if key == "execution_meta":
                 raise Invalid("execution_meta is kept by the server and cannot be written")
             if key == "context":
-                value = self._new_context(current.get("context") or [], value)
+                value = new_context(current.get("context") or [], value)
                 if not value:
                     continue
             changes[key] = value
@@ -368,23 +279,6 @@ class TenXGraphBackend:
             "PUT", self._thread_path(thread_id, "/state"), body={"state": changes, "config": {}}
         )
         return ""
-
-    @staticmethod
-    def _new_context(old: list[Any], new: Any) -> list[Any]:
-        if not isinstance(new, list):
-            raise Invalid("context must be a list of messages")
-        if new[: len(old)] == old:
-            tail = new[len(old) :]
-        elif all(isinstance(m, dict) and "message_id" not in m for m in new):
-            tail = new  # only new messages, appended as 10xGraph does
-        else:
-            raise Invalid(
-                "10xGraph can only append messages to the context: edit or remove them by "
-                "clearing the state"
-            )
-        return [
-            m if isinstance(m, dict) and "message_id" in m else to_client_message(m) for m in tail
-        ]
 
     async def clear_state(self, thread_id: str) -> None:
         """DELETE the thread's state (its row and message log stay)."""
@@ -449,36 +343,7 @@ class TenXGraphBackend:
 
     def run_body(self, thread_id: str, request: RunRequest) -> dict[str, Any]:
         """The POST /v1/graph/stream body for a RunRequest."""
-        if request.checkpoint_id:
-            raise Invalid("10xGraph keeps no checkpoints: it cannot replay from one")
-        config: dict[str, Any] = {**request.context, **request.configurable}
-        recursion_limit = config.pop("recursion_limit", 25)
-        config["thread_id"] = thread_id
-        modes = set(request.stream_modes)
-        granularity = "full" if "updates" in modes else "partial" if "values" in modes else "low"
-        body: dict[str, Any] = {
-            "messages": [],
-            "config": config,
-            "recursion_limit": max(1, min(100, int(recursion_limit))),
-            "response_granularity": granularity,
-        }
-        command = request.command or {}
-        unsupported = sorted(k for k in command if k != "resume")
-        if unsupported:
-            raise Invalid(f"10xGraph cannot run a command with {', '.join(unsupported)}")
-        if "resume" in command:
-            body["resume"] = command["resume"]
-        data = dict(request.input or {})
-        raw_messages = data.pop("messages", None)
-        if raw_messages is not None:
-            if not isinstance(raw_messages, list):
-                raw_messages = [raw_messages]
-            body["messages"] = [to_client_message(m) for m in raw_messages]
-        if data:
-            body["initial_state"] = data
-        if not body["messages"] and "resume" not in body:
-            raise Invalid("Nothing to run: send a message or resume an interrupt")
-        return body
+        return run_body(thread_id, request)
 
     async def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
         """POST /v1/graph/stream and turn its JSON lines into RunEvents, ending with "end".
@@ -560,6 +425,3 @@ class TenXGraphBackend:
         schema = await self._call("GET", "/v1/graph:StateSchema")
         return {"state": schema}
 
-
-def _quote(part: str) -> str:
-    return quote(str(part), safe="")

@@ -15,6 +15,7 @@ from app.backends.base import (
 from app.models import (
     ChatMessage,
     Interrupt,
+    RunRequest,
     ThreadState,
     ThreadStatus,
     ThreadSummary,
@@ -262,4 +263,56 @@ def langgraph_shape(graph: dict[str, Any]) -> tuple[list[dict[str, Any]], list[d
     return nodes, [
         {"source": e.get("source"), "target": e.get("target"), "conditional": sources[str(e.get("source"))] > 1}
         for e in edges
+    ]
+
+
+def run_body(thread_id: str, request: RunRequest) -> dict[str, Any]:
+    """The POST /v1/graph/stream body for a RunRequest."""
+    if request.checkpoint_id:
+        raise Invalid("10xGraph keeps no checkpoints: it cannot replay from one")
+    config: dict[str, Any] = {**request.context, **request.configurable}
+    recursion_limit = config.pop("recursion_limit", 25)
+    config["thread_id"] = thread_id
+    modes = set(request.stream_modes)
+    granularity = "full" if "updates" in modes else "partial" if "values" in modes else "low"
+    body: dict[str, Any] = {
+        "messages": [],
+        "config": config,
+        "recursion_limit": max(1, min(100, int(recursion_limit))),
+        "response_granularity": granularity,
+    }
+    command = request.command or {}
+    unsupported = sorted(k for k in command if k != "resume")
+    if unsupported:
+        raise Invalid(f"10xGraph cannot run a command with {', '.join(unsupported)}")
+    if "resume" in command:
+        body["resume"] = command["resume"]
+    data = dict(request.input or {})
+    raw_messages = data.pop("messages", None)
+    if raw_messages is not None:
+        if not isinstance(raw_messages, list):
+            raw_messages = [raw_messages]
+        body["messages"] = [to_client_message(m) for m in raw_messages]
+    if data:
+        body["initial_state"] = data
+    if not body["messages"] and "resume" not in body:
+        raise Invalid("Nothing to run: send a message or resume an interrupt")
+    return body
+
+
+def new_context(old: list[Any], new: Any) -> list[Any]:
+    """The messages of `new` to append to a context that holds `old` (10xGraph appends)."""
+    if not isinstance(new, list):
+        raise Invalid("context must be a list of messages")
+    if new[: len(old)] == old:
+        tail = new[len(old) :]
+    elif all(isinstance(m, dict) and "message_id" not in m for m in new):
+        tail = new  # only new messages, appended as 10xGraph does
+    else:
+        raise Invalid(
+            "10xGraph can only append messages to the context: edit or remove them by "
+            "clearing the state"
+        )
+    return [
+        m if isinstance(m, dict) and "message_id" in m else to_client_message(m) for m in tail
     ]
