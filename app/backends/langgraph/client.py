@@ -24,7 +24,6 @@ from langgraph_sdk.client import LangGraphClient
 from app.backends.base import (
     BackendError,
     Conflict,
-    Credentials,
     Invalid,
     NotFound,
     ServerError,
@@ -62,15 +61,9 @@ class LangGraphBackend(Connection):
     FINISHED_RUN: tuple[type[BackendError], ...] = (NotFound,)
     """What cancelling a run that has finished raises."""
 
-    def __init__(
-        self,
-        url: str,
-        api_key: str | None = None,
-        *,
-        timeout: float | None = None,
-        credentials: Credentials | None = None,
-    ) -> None:
-        super().__init__(url, api_key, timeout=timeout, credentials=credentials)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """(url, api_key=None, *, timeout=None, credentials=None): see Connection."""
+        super().__init__(*args, **kwargs)
         self.capabilities = Capabilities()
         self._extract = True  # False once a server refused or ignored `extract`
         self._assistant_ids: dict[str, str] = {}

@@ -88,17 +88,7 @@ class TenXGraphBackend(Connection):
     """The Backend protocol over a 10xGraph server's REST API and line-JSON run stream."""
 
     capabilities = CAPABILITIES
-
-    def __init__(
-        self,
-        url: str,
-        api_key: str | None = None,
-        *,
-        timeout: float = 30.0,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
-        super().__init__(url, api_key, timeout=timeout, transport=transport)
-        self._state_fields: list[str] | None = None
+    _state_fields: list[str] | None = None  # the state's field names, once asked
 
     # --- server -------------------------------------------------------------------------------
 

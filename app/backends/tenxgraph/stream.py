@@ -146,13 +146,8 @@ class _StreamDecoder:
                         )
                     )
             return [
-                RunEvent(
-                    kind="token",
-                    event="message",
-                    node=node,
-                    run_id=run_id,
-                    message_id=stream_id,
-                    message_type="ai",
+                _token(
+                    node, run_id, stream_id,
                     text="".join(text_parts),
                     reasoning="".join(reasoning_parts),
                     tool_call_chunks=chunks,
@@ -165,17 +160,7 @@ class _StreamDecoder:
         if role == "assistant":
             stream_id = self.streaming.pop(node, None)
             if stream_id is not None:
-                events.append(
-                    RunEvent(
-                        kind="token",
-                        event="message",
-                        node=node,
-                        run_id=run_id,
-                        message_id=stream_id,
-                        message_type="ai",
-                        last=True,
-                    )
-                )
+                events.append(_token(node, run_id, stream_id, last=True))
                 data = {"replaces": stream_id}
         events.append(
             RunEvent(
@@ -195,16 +180,7 @@ class _StreamDecoder:
 
     def finish(self) -> list[RunEvent]:
         events = [
-            RunEvent(
-                kind="token",
-                event="message",
-                node=node,
-                run_id=self.run_id,
-                message_id=stream_id,
-                message_type="ai",
-                last=True,
-            )
-            for node, stream_id in self.streaming.items()
+            _token(node, self.run_id, stream_id, last=True) for node, stream_id in self.streaming.items()
         ]
         self.streaming.clear()
         events.append(
@@ -213,3 +189,11 @@ class _StreamDecoder:
             )
         )
         return events
+
+
+def _token(node: str, run_id: str, stream_id: str, **fields: Any) -> RunEvent:
+    """A "token" of the AI message streamed at `node`: every token of it carries `stream_id`;
+    the last (empty, last=True) closes it before the whole message comes."""
+    return RunEvent(
+        kind="token", event="message", node=node, run_id=run_id, message_id=stream_id, message_type="ai", **fields
+    )
