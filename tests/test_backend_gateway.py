@@ -13,7 +13,7 @@ import pytest_asyncio
 
 from app.backends.base import Conflict, Invalid, NotFound
 from app.backends.detect import detect_backend_kind, make_backend, normalize_kind
-from app.backends.gateway import GatewayBackend
+from app.backends.deerflow.gateway import GatewayBackend
 from app.backends.langgraph import LangGraphBackend
 from app.models import RunEvent, RunRequest, ThreadQuery
 from langgraph_sdk import get_client

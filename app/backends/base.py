@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 from app.models import (
     Assistant,
     Capabilities,
+    ChatMessage,
     GraphInfo,
     RunEvent,
     RunRequest,
@@ -35,6 +36,10 @@ class BackendError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    def with_hint(self, sep: str = " ") -> str:
+        """What a person reads: the message, then (after `sep`) what to do, if there is a hint."""
+        return f"{self.message}{sep}{self.hint}" if self.hint else self.message
 
 
 class NotFound(BackendError):
@@ -149,3 +154,28 @@ class ListsGraphs(Protocol):
 
     async def registered_graphs(self) -> list[str]: ...
 
+
+
+# --- optional capabilities: `isinstance(backend, ClearsState)` says whether a server has one ---
+
+
+@runtime_checkable
+class ClearsState(Protocol):
+    """A server that can empty a thread's state and keep the thread (10xGraph)."""
+
+    async def clear_state(self, thread_id: str) -> None: ...
+
+
+@runtime_checkable
+class KeepsMessageLog(Protocol):
+    """A server that keeps a thread's message log apart from its state (10xGraph): adding or
+    deleting there does not change the conversation the graph sees."""
+
+    async def list_messages(
+        self, thread_id: str, *, offset: int = 0, limit: int = 100, search: str | None = None
+    ) -> list[ChatMessage]: ...
+    async def add_messages(
+        self, thread_id: str, messages: list[Any], metadata: dict[str, Any] | None = None
+    ) -> None: ...
+    async def get_message(self, thread_id: str, message_id: str) -> ChatMessage: ...
+    async def delete_message(self, thread_id: str, message_id: str) -> None: ...

@@ -83,7 +83,7 @@ async def detect_backend_kind(
     bearer = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     import httpx
 
-    from app.backends.session_auth import SessionAuth
+    from app.backends.deerflow.session_auth import SessionAuth
 
     session = SessionAuth(base, credentials) if credentials else None
     async with httpx.AsyncClient(
@@ -145,7 +145,7 @@ async def _log_in(session, client: httpx.AsyncClient, base: str) -> None:
 
 def _check_session(base: str, thread: Any) -> None:
     """Raise LoginRequired when a thread read was refused for want of a session."""
-    from app.backends.session_auth import asks_to_log_in, refusal_text
+    from app.backends.deerflow.session_auth import asks_to_log_in, refusal_text
 
     if thread is not None and asks_to_log_in(*thread):
         raise LoginRequired(f"{base} wants you to log in ({refusal_text(thread[1])})", status=thread[0])
@@ -174,7 +174,7 @@ def make_backend(
 
         return TenXGraphBackend(url, api_key)
     if found == "deerflow-gateway":
-        from app.backends.gateway import GatewayBackend
+        from app.backends.deerflow.gateway import GatewayBackend
 
         return GatewayBackend(url, api_key=api_key, credentials=credentials)
     from app.backends.langgraph import LangGraphBackend

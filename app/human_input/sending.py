@@ -65,7 +65,7 @@ def refusal_text(error: BaseException) -> str:
     if isinstance(error, AnswerError):
         return str(error)
     if isinstance(error, BackendError):
-        return f"The server refused the answer: {error}" + (f"\n{error.hint}" if error.hint else "")
+        return "The server refused the answer: " + error.with_hint("\n")
     return f"The answer could not be sent: {type(error).__name__}: {error}"
 
 

@@ -170,7 +170,7 @@ class ThreadbenchApp(App[None]):
                     self.backend_kind, self.settings.url, self.settings.effective_api_key(), self.settings.credentials()
                 )
             except BackendError as error:  # a key no header can carry: say so, do not crash
-                self.fail(f"{error} {error.hint}".strip())
+                self.fail(error.with_hint().strip())
                 return
             self.backend = self._wrap_backend(backend)
             self.push_screen(MainScreen())
@@ -382,7 +382,7 @@ class ThreadbenchApp(App[None]):
             if backend is not None:
                 await backend.close()
             log.warning("cannot connect to %s: %s", url, error)
-            text = f"Cannot connect to {url}: {error}" + (f"\n{error.hint}" if error.hint else "")
+            text = f"Cannot connect to {url}: " + error.with_hint("\n")
             self.notify(clean(text), severity="error", timeout=8, markup=False)
             return False
         old, self.backend = self.backend, backend

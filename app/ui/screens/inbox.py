@@ -44,7 +44,7 @@ STYLES = Path(__file__).resolve().parent.parent.parent / "styles"
 
 def describe_error(error: BaseException) -> str:
     if isinstance(error, BackendError):
-        return f"{error}" + (f" {error.hint}" if error.hint else "")
+        return error.with_hint()
     return f"{type(error).__name__}: {error}"
 
 

@@ -22,7 +22,9 @@ from textual.widgets import Input, Static
 
 from app.backends.base import (
     BackendError,
+    ClearsState,
     Conflict,
+    KeepsMessageLog,
     LoginFailed,
     LoginRequired,
     NotFound,
@@ -1215,28 +1217,30 @@ class MainScreen(Screen):
 
     # -- extras of servers that have them (10xGraph) ---------------------------------------------------
 
-    def _can(self, feature: str, what: str) -> bool:
+    def _can(self, capability: type, what: str) -> bool:
         backend = self.app.backend
         if backend is None or self.thread_id is None:
             self.notify("Open a thread first.", severity="warning", timeout=2)
             return False
-        if not getattr(backend.capabilities, feature):
+        if not isinstance(backend, capability):
             self.notify(f"{backend.capabilities.name} cannot {what}.", severity="warning", timeout=3)
             return False
         return True
 
     def action_clear_state(self) -> None:
-        if self._can("clear_state", "clear a thread's state"):
+        if self._can(ClearsState, "clear a thread's state"):
             self.clear_state(self.thread_id)  # type: ignore[arg-type]
 
     @work(group="modal")
     async def clear_state(self, thread_id: str) -> None:
         backend = self.app.backend
+        if not isinstance(backend, ClearsState):
+            return
         question = Content.assemble("Clear the state of this thread?\n", ("Its conversation and values are removed; the thread stays.", "dim"))
         if not await self.app.push_screen_wait(ConfirmScreen(question, "Clear")):
             return
         try:
-            await backend.clear_state(thread_id)  # type: ignore[union-attr]
+            await backend.clear_state(thread_id)
         except BackendError as error:
             self.report(error, "Clearing the state")
             return
@@ -1244,12 +1248,13 @@ class MainScreen(Screen):
         self.open_thread(thread_id, ask=False)
 
     def action_message_log(self) -> None:
-        if self._can("delete_message", "keep a message log apart from the state"):
+        if self._can(KeepsMessageLog, "keep a message log apart from the state"):
             self.message_log(self.thread_id)  # type: ignore[arg-type]
 
     @work(group="modal")
     async def message_log(self, thread_id: str) -> None:
-        if await self.app.push_screen_wait(MessageLogScreen(self.app.backend, thread_id)):  # type: ignore[arg-type]
+        backend = self.app.backend
+        if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(MessageLogScreen(backend, thread_id)):
             self.open_thread(thread_id, ask=False)
 
     def action_new_thread(self) -> None:

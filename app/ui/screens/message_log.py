@@ -20,7 +20,7 @@ from app.ui.screens.confirm import ConfirmScreen
 from app.ui.text import clean, one_line
 
 if TYPE_CHECKING:
-    from app.backends.tenxgraph import TenXGraphBackend
+    from app.backends.base import KeepsMessageLog
 
 PAGE = 100
 
@@ -43,7 +43,7 @@ class MessageLogScreen(ModalScreen[bool]):
         Binding("slash", "search", "Search", id="log.search"),
     ]
 
-    def __init__(self, backend: "TenXGraphBackend", thread_id: str) -> None:
+    def __init__(self, backend: "KeepsMessageLog", thread_id: str) -> None:
         super().__init__(classes="modal")
         self.backend = backend
         self.thread_id = thread_id

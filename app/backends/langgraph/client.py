@@ -1,11 +1,7 @@
 """A LangGraph Agent Server (local `langgraph dev`, a deployment, DeerFlow) through langgraph-sdk.
 
-Every call goes through `_call`, which maps the SDK's and httpx's exceptions to the typed
-errors in app.backends.base (one sentence saying what failed, plus the server's detail) and
-works around the server's traps (see /work/shared/FACTS.md):
-- after a 5xx the server may drop the pooled connection, so the next request on it fails
-  with httpx.ReadError: after any 5xx the SDK client is replaced (fresh connections), and
-  idempotent calls (reads, delete) are retried once on a transport error;
+Every call goes through Connection (connection.py): typed errors, a fresh client after a 5xx,
+one retry of idempotent calls. What this client works around (see /work/shared/FACTS.md):
 - the thread list does not fetch each thread's full values (a thread of 500 messages is
   ~300 KB): it asks for a few small fields and `extract`s the title and first message;
 - `get_history(before=...)` wants {"configurable": {"checkpoint_id": ...}};
@@ -13,48 +9,38 @@ works around the server's traps (see /work/shared/FACTS.md):
 - the in-memory server gives every event of one millisecond the same SSE id and repeats
   events when a stream is resumed: streams drop what was read already (StreamPosition);
 - get_schemas wants an assistant UUID: a graph id is resolved to its assistant first.
-
-With credentials (DeerFlow), every client carries a SessionAuth (app.backends.session_auth):
-it logs in before the first request and keeps the session, whose cookies live in one jar
-shared by the client and every client that replaces it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import json
-import os
-import ssl
 import uuid
-from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Any
 
-import httpx
-import langgraph_sdk
 from langgraph_sdk.client import LangGraphClient
 
 from app.backends.base import (
     BackendError,
     Conflict,
-    Credentials,
     Invalid,
-    LoginRequired,
     NotFound,
     ServerError,
-    Unauthorized,
-    Unreachable,
 )
-from app.backends.session_auth import SessionAuth, asks_to_log_in
+from app.backends.http import graph_info
+from app.backends.langgraph.mapping import (
+    SECOND_TEXT_EXTRACT,
+    TITLE_EXTRACT,
+    needs_second_text,
+    state_from_dict,
+    thread_from_dict,
+)
+from app.backends.langgraph.streaming import StreamPosition
 from app.models import (
     Assistant,
     Capabilities,
-    GraphEdge,
     GraphInfo,
-    GraphNode,
     RunEvent,
     RunRequest,
     ThreadQuery,
@@ -62,314 +48,27 @@ from app.models import (
     ThreadSummary,
 )
 from app.run_target import graphs_in_refusal
-from app.normalize import (
-    SECOND_TEXT_EXTRACT,
-    TITLE_EXTRACT,
-    needs_second_text,
-    run_event_from_part,
-    state_from_dict,
-    thread_from_dict,
-)
 
-T = TypeVar("T")
+from app.backends.langgraph.connection import Connection, _is_uuid
+
 THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
-DETAIL_LENGTH = 600
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
-CHECK_TIMEOUT = 10.0
-CONNECT_RETRIES = 1
-# A connection that broke mid-request (not one that never opened): retried once if idempotent.
-BROKEN_CONNECTION = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
-DEFAULT_TIMEOUT = httpx.Timeout(connect=5, read=300, write=300, pool=5)  # the SDK's
-MAX_SEQUENCE = 2**64 - 1  # the largest sequence number of a Redis stream id
 
 
-def _headers(api_key: str | None) -> dict[str, str]:
-    """What langgraph_sdk.get_client sends: its user agent, and the API key given or, like
-    the SDK, the first of LANGGRAPH_API_KEY, LANGSMITH_API_KEY, LANGCHAIN_API_KEY."""
-    headers = {"User-Agent": f"langgraph-sdk-py/{langgraph_sdk.__version__} threadbench"}
-    if api_key is None:
-        for name in ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"):
-            if os.environ.get(name):
-                api_key = os.environ[name].strip().strip("\"'")
-                break
-    if api_key:
-        headers["x-api-key"] = api_key
-    return headers
-
-
-@functools.cache
-def _tls_context() -> ssl.SSLContext:
-    return httpx.create_ssl_context()
-
-
-def _is_uuid(value: str) -> bool:
-    try:
-        uuid.UUID(str(value))
-    except ValueError:
-        return False
-    return True
-
-
-def _body(err: httpx.HTTPStatusError) -> Any:
-    """The decoded body of a failed request's answer (text when it is not JSON)."""
-    body = getattr(err, "body", None)  # the SDK's typed errors carry the decoded body
-    if body is None:
-        notes = getattr(err, "__notes__", None)  # plain httpx errors the SDK annotated
-        text = notes[-1] if notes else ""
-        if not text:
-            with contextlib.suppress(httpx.ResponseNotRead, RuntimeError):
-                text = err.response.text
-        body = text
-        with contextlib.suppress(ValueError):
-            body = json.loads(text)
-    return body
-
-
-def _detail(err: httpx.HTTPStatusError) -> str:
-    """The server's own words about a failed request (its `detail`), on one short line."""
-    body = _body(err)
-    text = body if isinstance(body, str) else ""
-    if isinstance(body, dict):
-        text = next((body[k] for k in ("detail", "message", "error") if isinstance(body.get(k), str)), "")
-    # The whole message on one line: a refusal's reason can come after a line break
-    # ("Invalid assistant: 'x'. Must be either:\n- ...\n- One of the registered graphs: a, b").
-    line = " ".join(part.strip() for part in text.strip().splitlines() if part.strip())
-    return line if len(line) <= DETAIL_LENGTH else line[: DETAIL_LENGTH - 1] + "…"
-
-
-def _stream_order(event_id: str) -> tuple[int, int] | None:
-    """A Redis stream id ("<ms>-<seq>") as a sortable pair; None for other ids."""
-    ms, dash, seq = event_id.partition("-")
-    return (int(ms), int(seq)) if dash and ms.isdigit() and seq.isdigit() else None
-
-
-@dataclass(slots=True)
-class StreamPosition:
-    """How far a run's stream was read: the last SSE event id, and how many events carried it.
-
-    Two traps of langgraph-runtime-inmem, measured: it stamps every event of one
-    millisecond "<ms>-0" (a reply's 104 events had 60 ids) and replays only events whose
-    id is above Last-Event-ID, so resuming from the last id read loses the rest of its
-    millisecond; and a stream resumed while the run goes on sends again the events
-    published while it replayed. So a stream resumes from just below the last id, and
-    events read already are dropped: the `count` that carry the last id when they come
-    again, and any with a lower id. (Repeats of the last millisecond alone look like new
-    events of it, and are kept.)
-    """
-
-    event_id: str = ""
-    count: int = 0
-    again: int = -1
-    """How many of the `count` came again since the stream went back (-1: it did not)."""
-
-    def admit(self, event_id: str | None) -> bool:
-        """True if the event is new (the position is then past it); False if it was read."""
-        if not event_id:
-            return True
-        if event_id == self.event_id:
-            if 0 <= self.again < self.count:
-                self.again += 1
-                return False
-            self.count, self.again = self.count + 1, -1
-            return True
-        here, last = _stream_order(event_id), _stream_order(self.event_id)
-        if here is not None and last is not None and here < last:
-            self.again = 0
-            return False
-        self.event_id, self.count, self.again = event_id, 1, -1
-        return True
-
-    def resume(self) -> str:
-        """The Last-Event-ID to resume from: just below the last id, whose events come again."""
-        order = _stream_order(self.event_id)
-        if order is None:
-            return self.event_id  # not a stream id: resume after it, as SSE does
-        ms, seq = order
-        self.again = 0
-        return f"{ms}-{seq - 1}" if seq else f"{ms - 1}-{MAX_SEQUENCE}"
-
-
-class LangGraphBackend:
+class LangGraphBackend(Connection):
     """The Backend protocol over langgraph-sdk's async client."""
 
     FINISHED_RUN: tuple[type[BackendError], ...] = (NotFound,)
     """What cancelling a run that has finished raises."""
 
-    def __init__(
-        self,
-        url: str,
-        api_key: str | None = None,
-        *,
-        timeout: float | None = None,
-        credentials: Credentials | None = None,
-    ) -> None:
-        self.url = url.rstrip("/")
-        self.api_key = api_key
-        self.timeout = timeout
-        self._session = SessionAuth(self.url, credentials) if credentials else None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """(url, api_key=None, *, timeout=None, credentials=None): see Connection."""
+        super().__init__(*args, **kwargs)
         self.capabilities = Capabilities()
-        self._client = self._new_client()
-        self._retired: list[LangGraphClient] = []  # replaced after a failure, see _renew_client
-        self._streaming: Counter[LangGraphClient] = Counter()  # open streams per client
         self._extract = True  # False once a server refused or ignored `extract`
         self._assistant_ids: dict[str, str] = {}
-        self._positions: dict[str, StreamPosition] = {}  # runs whose stream was cut: where
-
-    # --- plumbing ----------------------------------------------------------------------------
-
-    def _new_client(self) -> LangGraphClient:
-        """The SDK's client on our own httpx client: a refused connection is retried once,
-        not five times with back-off (7.5 s before "unreachable"), and the TLS context is
-        made once per process (making one costs ~50 ms, and clients are renewed)."""
-        return LangGraphClient(httpx.AsyncClient(
-            base_url=self.url,
-            headers=_headers(self.api_key),
-            auth=self._session,
-            cookies=self._session.jar if self._session else None,
-            timeout=httpx.Timeout(self.timeout) if self.timeout else DEFAULT_TIMEOUT,
-            # (an SSL context reads every CA certificate: not needed for plain http)
-            transport=httpx.AsyncHTTPTransport(
-                verify=_tls_context() if self.url.startswith("https:") else False, retries=CONNECT_RETRIES
-            ),
-        ))
-
-    def _renew_client(self) -> None:
-        """Fresh connections for what follows: after a 5xx the server may have dropped the
-        pooled connection. The old client is closed once no stream reads from it."""
-        self._retired.append(self._client)
-        self._client = self._new_client()
-
-    async def _close_retired(self) -> None:
-        keep = []
-        for client in self._retired:
-            if self._streaming[client]:
-                keep.append(client)
-            else:
-                with contextlib.suppress(Exception):
-                    await client.aclose()
-        self._retired = keep
-
-    async def close(self) -> None:
-        clients, self._retired = [self._client, *self._retired], []
-        for client in clients:
-            with contextlib.suppress(Exception):
-                await client.aclose()
-
-    def _error(self, err: Exception, doing: str) -> BackendError:
-        """The typed error for an exception raised while `doing` something."""
-        if isinstance(err, BackendError):
-            return err
-        response = getattr(err, "response", None)
-        if isinstance(err, httpx.HTTPStatusError) and response is not None:
-            status = response.status_code
-            detail = _detail(err) or f"HTTP {status} {response.reason_phrase}".strip()
-            message = f"Could not {doing}: {detail}"
-            if status == 404:
-                return NotFound(message, status=status)
-            if status == 409:
-                return Conflict(message, status=status)
-            if status in (400, 422):
-                return Invalid(message, status=status)
-            if status in (401, 403) and asks_to_log_in(status, _body(err)):
-                refused = "refused the session even after logging in again" if self._session else "wants you to log in"
-                return LoginRequired(f"Could not {doing}: the server {refused} ({detail})", status=status)
-            if status in (401, 403):
-                return Unauthorized(
-                    f"Could not {doing}: the server refused the credentials ({detail})", status=status
-                )
-            if status >= 500:
-                self._renew_client()
-                return ServerError(f"Could not {doing}: the server failed ({detail})", status=status)
-            return BackendError(message, status=status)
-        if isinstance(err, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
-            return Invalid(f"Could not {doing}: {self.url!r} is not a usable http(s) URL ({err})")
-        if isinstance(err, (httpx.ConnectError, httpx.ConnectTimeout)):
-            return Unreachable(f"Could not {doing}: nothing answers at {self.url} ({err or type(err).__name__})")
-        if isinstance(err, httpx.TimeoutException):
-            return Unreachable(f"Could not {doing}: the server at {self.url} did not answer in time")
-        if isinstance(err, httpx.TransportError):  # ReadError, RemoteProtocolError, ...
-            self._renew_client()
-            reason = str(err) or type(err).__name__
-            return Unreachable(f"Could not {doing}: the connection to {self.url} broke ({reason})")
-        return ServerError(f"Could not {doing}: {type(err).__name__}: {err}".rstrip(": "))
-
-    async def _call(
-        self,
-        doing: str,
-        request: Callable[[LangGraphClient], Awaitable[T]],
-        *,
-        retry: bool = False,
-    ) -> T:
-        """Run `request(client)`, mapping failures to typed errors.
-
-        retry=True (idempotent requests only) retries once, on a fresh client, after a
-        connection broke mid-request (the server can drop a pooled connection after a 500).
-        """
-        for attempt in (1, 2):
-            try:
-                return await request(self._client)
-            except Exception as err:  # noqa: BLE001 - every failure becomes a typed error
-                error = self._error(err, doing)
-                if self._retired:
-                    await self._close_retired()
-                if not (retry and attempt == 1 and isinstance(err, BROKEN_CONNECTION)):
-                    raise error from err
-        raise AssertionError("unreachable")
-
-    async def _events(
-        self,
-        doing: str,
-        parts: Callable[[LangGraphClient], AsyncIterator[Any]],
-        run_id: str = "",
-        position: StreamPosition | None = None,
-    ) -> AsyncIterator[RunEvent]:
-        """RunEvents from an SDK stream of parts, ending with one "end" event; parts read
-        before (`position`: where a resumed stream was left) are dropped. Where a stream
-        that did not end was left is kept, per run, for join_stream."""
-        client = self._client
-        self._streaming[client] += 1
-        position = position or StreamPosition()
-        ended = False
-        try:
-            async with contextlib.aclosing(parts(client)) as stream:
-                async for part in stream:
-                    if not position.admit(part.id):
-                        continue
-                    result = run_event_from_part(part.event, part.data, part.id)
-                    for event in result if isinstance(result, list) else (result,):
-                        if event.kind == "metadata" and event.run_id:
-                            run_id = event.run_id
-                        elif event.kind == "end":
-                            continue  # ours comes last
-                        if not event.run_id:
-                            event.run_id = run_id
-                        yield event
-            ended = True
-        except BackendError:
-            raise
-        except Exception as err:  # noqa: BLE001
-            raise self._error(err, doing) from err
-        finally:
-            self._streaming[client] -= 1
-            if not self._streaming[client]:
-                del self._streaming[client]
-            if run_id and not ended and position.event_id:
-                self._positions[run_id] = position
-            elif run_id:
-                self._positions.pop(run_id, None)
-        yield RunEvent(kind="end", event="end", run_id=run_id)
 
     # --- server ------------------------------------------------------------------------------
-
-    async def _get_json(self, doing: str, url: str) -> dict[str, Any]:
-        """GET `url` (a path under the server's URL, or a whole URL) as a JSON object."""
-        async def get(client: LangGraphClient) -> dict[str, Any]:
-            response = await client.http.client.get(url, timeout=CHECK_TIMEOUT)
-            response.raise_for_status()
-            data = response.json()
-            return data if isinstance(data, dict) else {"info": data}
-
-        return await self._call(doing, get, retry=True)
 
     async def check(self) -> dict[str, Any]:
         try:
@@ -653,24 +352,7 @@ class LangGraphBackend:
         graph = await self._call(f"get the graph of {assistant_id}", lambda c: c.assistants.get_graph(
             assistant_id, xray=xray), retry=True)
         graph = graph if isinstance(graph, dict) else {}
-        nodes = []
-        for node in graph.get("nodes") or []:
-            if not isinstance(node, dict) or node.get("id") is None:
-                continue
-            data = node.get("data")
-            name = data.get("name") if isinstance(data, dict) else data if isinstance(data, str) else None
-            nodes.append(GraphNode(id=str(node["id"]), name=str(name or node["id"])))
-        edges = []
-        for edge in graph.get("edges") or []:
-            if not isinstance(edge, dict) or edge.get("source") is None or edge.get("target") is None:
-                continue
-            label = edge.get("data")
-            edges.append(GraphEdge(
-                source=str(edge["source"]), target=str(edge["target"]),
-                conditional=bool(edge.get("conditional")),
-                label=label if isinstance(label, str) else "",
-            ))
-        return GraphInfo(nodes=nodes, edges=edges)
+        return graph_info(graph.get("nodes") or [], graph.get("edges") or [])
 
     async def get_schemas(self, assistant_id: str) -> dict[str, Any]:
         uuid_ = await self._assistant_uuid(assistant_id)

@@ -26,9 +26,17 @@ from typing import Any
 
 from app.backends.base import Conflict, Invalid, NotFound
 from app.backends.detect import GATEWAY_SERVICE, origin
-from app.backends.langgraph import LangGraphBackend, _is_uuid
-from app.models import Capabilities, GraphInfo, RunEvent, RunRequest, ThreadQuery, ThreadState, ThreadSummary
-from app.normalize import thread_from_dict
+from app.backends.langgraph.client import LangGraphBackend, _is_uuid
+from app.models import (
+    Capabilities,
+    GraphInfo,
+    RunEvent,
+    RunRequest,
+    ThreadQuery,
+    ThreadState,
+    ThreadSummary,
+)
+from app.backends.langgraph.mapping import thread_from_dict
 
 NAME = "DeerFlow's Gateway"
 STREAM_MODES = ("values", "messages-tuple", "updates", "custom")

@@ -1,0 +1,99 @@
+"""What every backend that speaks HTTP shares: which typed error a refused request's status
+is, one more try after a connection broke mid-request, the server's words on one line, and
+a graph in LangGraph's shape as a GraphInfo.
+
+Each server words its errors itself (its client knows what it was doing); the status ->
+error table and the retry rule are written here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+import httpx
+
+from app.backends.base import BackendError, Conflict, Invalid, NotFound, ServerError, Unauthorized
+from app.models import GraphEdge, GraphInfo, GraphNode
+
+T = TypeVar("T")
+
+STATUS_ERRORS: Mapping[int, type[BackendError]] = {
+    400: Invalid,
+    401: Unauthorized,
+    403: Unauthorized,
+    404: NotFound,
+    409: Conflict,
+    422: Invalid,
+}
+"""A refused request's status as the typed error it raises; any other 5xx is a ServerError."""
+
+BROKEN_CONNECTION = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError, httpx.CloseError)
+"""A connection that broke mid-request (not one that never opened). Servers drop a pooled
+connection after some 5xx (LangGraph's after any 500, 10xGraph's after a plain-text 500), and
+the pool can hand that dead connection to the next request."""
+
+DETAIL_LENGTH = 600
+
+
+def error_type(
+    status: int,
+    also: Mapping[int, type[BackendError]] | None = None,
+    otherwise: type[BackendError] = BackendError,
+) -> type[BackendError]:
+    """The typed error for a refused request's status: STATUS_ERRORS with a server's own
+    additions (`also`), ServerError for a 5xx, else `otherwise`."""
+    found = (also or {}).get(status) or STATUS_ERRORS.get(status)
+    if found is not None:
+        return found
+    return ServerError if status >= 500 else otherwise
+
+
+def broke_mid_request(error: BaseException) -> bool:
+    """Whether `error` (or the error it was raised from) is a connection that broke mid-request."""
+    return isinstance(error, BROKEN_CONNECTION) or isinstance(error.__cause__, BROKEN_CONNECTION)
+
+
+async def once_more_if_broken(attempt: Callable[[], Awaitable[T]], *, retry: bool = True) -> T:
+    """`attempt()`, and once more if it failed on a connection that broke mid-request.
+
+    Only for requests that may be sent twice (reads, deletes; a run that never started).
+    `attempt` must take its connection anew each time (a fresh client, or the pool's next).
+    """
+    try:
+        return await attempt()
+    except Exception as error:
+        if not (retry and broke_mid_request(error)):
+            raise
+    return await attempt()
+
+
+def one_line(text: str, limit: int = DETAIL_LENGTH) -> str:
+    """A server's message on one line, cut to `limit` characters: a refusal's reason can come
+    after a line break ("Invalid assistant: 'x'. Must be either:\\n- ...")."""
+    line = " ".join(part.strip() for part in text.strip().splitlines() if part.strip())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def graph_info(nodes: Iterable[Any], edges: Iterable[Any]) -> GraphInfo:
+    """Nodes {id, data: name | {name}} and edges {source, target, conditional, data: label}
+    (LangGraph's shape; other servers map theirs to it) as a GraphInfo. Nodes without an
+    id and edges without both ends are left out."""
+    graph_nodes = []
+    for node in nodes:
+        if not isinstance(node, dict) or node.get("id") is None:
+            continue
+        data = node.get("data")
+        name = data.get("name") if isinstance(data, dict) else data if isinstance(data, str) else None
+        graph_nodes.append(GraphNode(id=str(node["id"]), name=str(name or node["id"])))
+    graph_edges = []
+    for edge in edges:
+        if not isinstance(edge, dict) or edge.get("source") is None or edge.get("target") is None:
+            continue
+        label = edge.get("data")
+        graph_edges.append(GraphEdge(
+            source=str(edge["source"]), target=str(edge["target"]),
+            conditional=bool(edge.get("conditional")),
+            label=label if isinstance(label, str) else "",
+        ))
+    return GraphInfo(nodes=graph_nodes, edges=graph_edges)
