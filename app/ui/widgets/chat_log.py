@@ -19,7 +19,8 @@ from textual.widgets import Static
 
 from app.models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from app.ui.text import plain
-from app.ui.widgets.message_views import AIMessageView, MessageView, estimate_rows, view_for
+from app.ui.widgets.markdown_blocks import estimate_rows
+from app.ui.widgets.message_views import AIMessageView, MessageView, view_for
 
 WINDOW = 40
 """At most this many messages are mounted when a thread opens..."""
