@@ -138,6 +138,10 @@ class MainScreen(Screen):
         return self.conversation.run_in_progress
 
     @property
+    def run_id(self) -> str | None:
+        return self.conversation.run_id
+
+    @property
     def _opens(self) -> int:
         return self.conversation.opens
 

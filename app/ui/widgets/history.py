@@ -106,7 +106,7 @@ class InspectorHistory(TabbedContent):
         try:
             page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
         except BackendError as error:
-            report(self, error, "Loading the checkpoint history")  # type: ignore[arg-type]
+            report(self, error, "Loading the checkpoint history")
             return
         if thread_id == self._open_thread_id:
             self.show_checkpoints(page, exhausted=len(page) < FIRST_HISTORY_PAGE)
@@ -123,7 +123,7 @@ class InspectorHistory(TabbedContent):
         try:
             page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
         except BackendError as error:
-            report(self, error, "Loading older checkpoints")  # type: ignore[arg-type]
+            report(self, error, "Loading older checkpoints")
             return
         if thread_id == self._open_thread_id:
             self.append_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
@@ -162,7 +162,7 @@ class InspectorHistory(TabbedContent):
         if backend is None or self._open_thread_id is None:
             return False
         if not backend.capabilities.history:
-            self.notify(backend.capabilities.reason or "This server keeps no checkpoint history.", severity="warning")  # type: ignore[attr-defined]
+            self.notify(backend.capabilities.reason or "This server keeps no checkpoint history.", severity="warning")
             return False
         return True
 
@@ -189,7 +189,7 @@ class InspectorHistory(TabbedContent):
         """True if the server can fork; else says so."""
         capabilities = self.app.backend.capabilities  # type: ignore[attr-defined]
         if not capabilities.fork:
-            self.notify(f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",  # type: ignore[attr-defined]
+            self.notify(f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
                         severity="warning", timeout=4)
         return capabilities.fork
 
@@ -199,7 +199,8 @@ class InspectorHistory(TabbedContent):
 
     @on(StateTree.EditRequested)
     def _edit_requested(self, event: StateTree.EditRequested) -> None:
-        self.edit_state(event.key)
+        if self._open is not None:  # (an inspector on its own, with no thread, only shows)
+            self.edit_state(event.key)
 
     def request_edit(self) -> None:
         """e: edit the values as JSON."""
@@ -216,7 +217,7 @@ class InspectorHistory(TabbedContent):
             return
         fork_from = self._past_checkpoint()
         if fork_from is not None and not backend.capabilities.fork:
-            self.notify(f"{backend.capabilities.name} cannot fork.", severity="warning")  # type: ignore[attr-defined]
+            self.notify(f"{backend.capabilities.name} cannot fork.", severity="warning")
             return
         graph = self._graphs.get(self._open.assistant)
         nodes = [node.id for node in graph.nodes if not node.id.startswith("__")] if graph else []
@@ -231,20 +232,20 @@ class InspectorHistory(TabbedContent):
                 return sentence(error, error.hint)
             return None
 
-        result = await self.app.push_screen_wait(  # type: ignore[attr-defined]
+        result = await self.app.push_screen_wait(
             EditStateScreen(values, submit, key=key, nodes=nodes, fork_from=fork_from)
         )
         if result is not None:
-            self.notify("Forked: the new head is the edited checkpoint." if fork_from else "State updated.", timeout=3)  # type: ignore[attr-defined]
+            self.notify("Forked: the new head is the edited checkpoint." if fork_from else "State updated.", timeout=3)
             self.show_live()
-            self.post_message(self.Forked(thread_id))  # type: ignore[attr-defined]
+            self.post_message(self.Forked(thread_id))
 
     def fork(self) -> None:
         if not self._timeline_ready() or not self._forks():
             return
         checkpoint = self._past_checkpoint()
         if checkpoint is None:
-            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)  # type: ignore[attr-defined]
+            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
             return
         self.fork_at(checkpoint)
 
@@ -256,18 +257,18 @@ class InspectorHistory(TabbedContent):
         try:
             await backend.update_state(thread_id, None, checkpoint_id=checkpoint.checkpoint_id)
         except BackendError as error:
-            report(self, error, "Forking")  # type: ignore[arg-type]
+            report(self, error, "Forking")
             return
-        self.notify(f"Forked at step {checkpoint.step}: that checkpoint is the new head.", timeout=3)  # type: ignore[attr-defined]
+        self.notify(f"Forked at step {checkpoint.step}: that checkpoint is the new head.", timeout=3)
         self.show_live()
-        self.post_message(self.Forked(thread_id))  # type: ignore[attr-defined]
+        self.post_message(self.Forked(thread_id))
 
     def replay(self) -> None:
         if not self._timeline_ready() or self._run_streams or not self._forks():
             return
         checkpoint = self._past_checkpoint()
         if checkpoint is None:
-            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)  # type: ignore[attr-defined]
+            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
             return
         self.show_live()
         self.post_message(self.ReplayRequested(self._open_thread_id, checkpoint))  # type: ignore[arg-type, attr-defined]
@@ -278,7 +279,7 @@ class InspectorHistory(TabbedContent):
             return
         human = next((m for m in reversed(state.messages) if m.type == "human" and not m.hidden), None)
         if human is None:
-            self.notify("This thread has no message of yours to edit.", severity="warning")  # type: ignore[attr-defined]
+            self.notify("This thread has no message of yours to edit.", severity="warning")
             return
         self.edit_and_resend(human)
 
@@ -290,9 +291,9 @@ class InspectorHistory(TabbedContent):
         assert thread_id is not None and state is not None
         fork_point = fork_point_for_message(self.timeline.checkpoints, human.id, state.checkpoint_id or None)
         if fork_point is None:
-            self.notify("The checkpoint before that message is not loaded: scroll the timeline further back.", severity="warning")  # type: ignore[attr-defined]
+            self.notify("The checkpoint before that message is not loaded: scroll the timeline further back.", severity="warning")
             return
-        text = await self.app.push_screen_wait(PromptScreen("Edit and resend your message", human.text))  # type: ignore[attr-defined]
+        text = await self.app.push_screen_wait(PromptScreen("Edit and resend your message", human.text))
         if text is None:
             return
-        self.post_message(self.ResendRequested(thread_id, fork_point, text))  # type: ignore[attr-defined]
+        self.post_message(self.ResendRequested(thread_id, fork_point, text))

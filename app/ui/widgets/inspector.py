@@ -5,19 +5,16 @@
     Graph     #graph-view
     Events    #event-log
 
-The inspector never calls the network. It handles its own widgets' messages where that is
-local work: a Timeline.Selected shows that checkpoint's state in the tree (marked as a past
-view) and its diff against its parent (or against the checkpoint marked with m); the
-messages still bubble up so the screen can show the conversation as it was and load more
-history (Timeline.NeedMore, handled by InspectorHistory in history.py, which also owns the
-time-travel keys). The screen calls:
+This module draws; its base InspectorHistory (history.py) loads the checkpoint history and
+the graph in its own workers and owns the time-travel keys. Local work stays here: a
+Timeline.Selected shows that checkpoint's state in the tree (marked as a past view) and its
+diff against its parent (or against the checkpoint marked with m); the message still bubbles
+up so the screen can show the conversation as it was. The conversation calls:
 
     show_state(state)                     the live head (after get_state, a run, an edit)
-    show_checkpoints(items, exhausted)    the first page of history (newest first)
-    append_checkpoints(items, exhausted)  an older page (answer to Timeline.NeedMore)
-    disable_timeline(reason)              servers without history; enable_timeline() undoes it
-    show_graph(graph, next_nodes)         the assistant's graph (xray), next node(s) highlighted
-    show_live()                           back to the live head (tree and timeline cursor)
+    load_history(thread_id), load_graph(state, assistant)   when a thread opens or a run ends
+    run_began(), add_events(batch, count), stream_modes()    the event log during a run
+    show_checkpoints / append_checkpoints / disable_timeline / show_graph / show_live / clear
     event_log, timeline, state_tree, diff_view, graph_view   the widgets themselves
 """
 
