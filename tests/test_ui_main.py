@@ -160,11 +160,11 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
     """Going down to the last row keeps at most MAX_ROWS rows; going back up fetches the
     dropped rows again (the same server ranges, also when free text filters them here)
     without moving the highlighted row on screen; home from a dropped top goes to the first."""
-    import app.ui.screens.main as main_module
+    import app.ui.widgets.thread_sidebar as sidebar_module
     import app.ui.widgets.thread_list as thread_list_module
 
     monkeypatch.setattr(ThreadList, "MAX_ROWS", 30)
-    monkeypatch.setattr(main_module, "PAGE_SIZE", 10)
+    monkeypatch.setattr(sidebar_module, "PAGE_SIZE", 10)
     monkeypatch.setattr(thread_list_module, "PREFETCH_ROWS", 3)
     metadata = tag()
     client = get_client(url=server_url)

@@ -400,7 +400,8 @@ class ThreadbenchApp(App[None]):
             await self.pop_screen()
         for screen in self.screen_stack:  # its requests went to the old server: a reply that
             if isinstance(screen, MainScreen):  # came back while it was being replaced crashed the app
-                self.workers.cancel_node(screen)
+                for node in screen.walk_children(with_self=True):  # the regions own their workers
+                    self.workers.cancel_node(node)
         if isinstance(self.screen, MainScreen):
             await self.switch_screen(MainScreen())
         else:

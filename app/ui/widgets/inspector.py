@@ -5,18 +5,16 @@
     Graph     #graph-view
     Events    #event-log
 
-The inspector never calls the network. It handles its own widgets' messages where that is
-local work: a Timeline.Selected shows that checkpoint's state in the tree (marked as a past
-view) and its diff against its parent (or against the checkpoint marked with m); the
-messages still bubble up so the screen can show the conversation as it was and load more
-history (Timeline.NeedMore). The screen calls:
+This module draws; its base InspectorHistory (history.py) loads the checkpoint history and
+the graph in its own workers and owns the time-travel keys. Local work stays here: a
+Timeline.Selected shows that checkpoint's state in the tree (marked as a past view) and its
+diff against its parent (or against the checkpoint marked with m); the message still bubbles
+up so the screen can show the conversation as it was. The conversation calls:
 
     show_state(state)                     the live head (after get_state, a run, an edit)
-    show_checkpoints(items, exhausted)    the first page of history (newest first)
-    append_checkpoints(items, exhausted)  an older page (answer to Timeline.NeedMore)
-    disable_timeline(reason)              servers without history; enable_timeline() undoes it
-    show_graph(graph, next_nodes)         the assistant's graph (xray), next node(s) highlighted
-    show_live()                           back to the live head (tree and timeline cursor)
+    load_history(thread_id), load_graph(state, assistant)   when a thread opens or a run ends
+    run_began(), add_events(batch, count), stream_modes()    the event log during a run
+    show_checkpoints / append_checkpoints / disable_timeline / show_graph / show_live / clear
     event_log, timeline, state_tree, diff_view, graph_view   the widgets themselves
 """
 
@@ -26,14 +24,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.widgets import Input, Static, TabbedContent, TabPane
+from textual.widgets import Input, Static, TabPane
 
 from app.diff import diff_states
-from app.models import GraphInfo, ThreadState
+from app.models import GraphInfo, RunEvent, ThreadState
 from app.ui.text import clean
 from app.ui.widgets.diff_view import DiffView
 from app.ui.widgets.event_log import EventLog
 from app.ui.widgets.graph_view import GraphView
+from app.ui.widgets.history import InspectorHistory
 from app.ui.widgets.state_tree import StateTree
 from app.ui.widgets.timeline import Timeline, clock_time
 
@@ -47,7 +46,7 @@ class FilterInput(Input):
         self.post_message(self.Submitted(self, self.value))
 
 
-class Inspector(TabbedContent):
+class Inspector(InspectorHistory):
     DEFAULT_CSS = """
     Inspector {
         & TabPane { padding: 0; }
@@ -83,6 +82,8 @@ class Inspector(TabbedContent):
         self.live_state: ThreadState | None = None
         self.viewing: ThreadState | None = None
         """The checkpoint shown in the tree, or None for the live head."""
+        self._graphs: dict[str, GraphInfo] = {}
+        """The graphs shown so far, by assistant or graph id."""
         self.live_hint = ""
         """A key hint for going back to live, shown in the past-view banner (set by the screen)."""
 
@@ -182,6 +183,22 @@ class Inspector(TabbedContent):
         if next_nodes is None and self.live_state is not None:
             next_nodes = list(self.live_state.next)
         self.graph_view.show_graph(graph, next_nodes)
+
+    def stream_modes(self) -> list[str]:
+        """The stream modes the event log asks runs for."""
+        return self.event_log.selected_modes()
+
+    def run_began(self) -> None:
+        self.event_log.clear()
+
+    def add_events(self, events: list[RunEvent], count: int) -> None:
+        self.event_log.add_events(events, count)
+
+    def forget(self) -> None:
+        """The open thread is gone: drop the answers on their way and show nothing."""
+        for group in ("history", "graph"):
+            self.workers.cancel_group(self, group)
+        self.clear()
 
     def clear(self) -> None:
         """No thread open."""

@@ -1,12 +1,36 @@
-"""The left pane: the search box (#thread-search), counts and sort, and the thread list."""
+"""The thread browser (#sidebar): the search box (#thread-search), counts and sort, and the
+thread list; it owns the search, paging, sorting, status polling and the thread operations
+(new, copy, rename, delete).
+
+It reads which thread the conversation has open through `follow()` (set by the screen) and
+tells the screen what the conversation should do with Messages: NothingListed (the server has
+no thread: welcome the user), FirstListed (the newest row was highlighted), Busy (the open
+thread runs elsewhere), Renamed and Deleted. Choosing a row posts ThreadList.Chosen.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import Protocol
+
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Static
+from textual.message import Message
+from textual.widgets import Input, Static
 
+from app.backends.base import BackendError, Conflict, Unauthorized
+from app.models import ThreadSummary
+from app.thread_filter import ThreadFilter, parse_filter
+from app.thread_ops import fetch_thread, sentence, write_title
+from app.ui.report import gone, report
+from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.new_thread import NewThreadRequest, NewThreadScreen
+from app.ui.screens.prompt import PromptScreen
+from app.ui.text import one_line
 from app.ui.widgets.safe_input import SafeInput
 from app.ui.widgets.thread_list import ThreadList
 
@@ -16,13 +40,57 @@ SORTS = [
     ("created_at", "desc", "created ↓"),
     ("created_at", "asc", "created ↑"),
 ]
+PAGE_SIZE = 50
+MAX_FILL_PAGES = 20
+"""With a local filter (free text), fetch at most this many pages to fill the screen."""
+STATUS_POLL_SECONDS = 5.0
+
+
+class OpenThread(Protocol):
+    """What the browser reads of the conversation: which thread is open, how many opens
+    there were (a poll that began before an open drops its stale row), and if a run streams."""
+
+    @property
+    def thread_id(self) -> str | None: ...
+    @property
+    def opens(self) -> int: ...
+    @property
+    def run_in_progress(self) -> bool: ...
 
 
 class ThreadSidebar(Vertical):
+    @dataclass
+    class NothingListed(Message):
+        """No thread open, none on the server (no search): the conversation welcomes."""
+
+    @dataclass
+    class FirstListed(Message):
+        """No thread was open: the newest row was highlighted (and opens)."""
+
+    @dataclass
+    class Busy(Message):
+        """A run started elsewhere on the open thread: follow it."""
+
+        thread_id: str
+
+    @dataclass
+    class Renamed(Message):
+        thread_id: str
+
+    @dataclass
+    class Deleted(Message):
+        thread_id: str
+
     def __init__(self, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self._clock = clock
         self.sort_index = 0
+        self.filter: ThreadFilter = ThreadFilter()
+        self._open: OpenThread | None = None
+        self._loading_more = False
+        self._loading_earlier = False
+        self._total: int | None = None
+        """The server's count of threads for the current search (None: unknown, or filtered here)."""
 
     def compose(self) -> ComposeResult:
         yield SafeInput(
@@ -32,6 +100,35 @@ class ThreadSidebar(Vertical):
         )
         yield Static(id="thread-counts")
         yield ThreadList(clock=self._clock, id="thread-list")
+
+    # -- what the screen calls -----------------------------------------------------------------
+
+    def follow(self, conversation: OpenThread) -> None:
+        self._open = conversation
+
+    def start(self) -> None:
+        """The backend is ready: list the threads and keep their statuses fresh."""
+        self.load_threads()
+        self.set_interval(STATUS_POLL_SECONDS, self.poll_statuses)
+
+    @property
+    def thread_list(self) -> ThreadList:
+        return self.query_one("#thread-list", ThreadList)
+
+    def thread(self, thread_id: str) -> ThreadSummary | None:
+        return self.thread_list.thread(thread_id)
+
+    def update_thread(self, thread: ThreadSummary) -> None:
+        self.thread_list.update_thread(thread)
+
+    def mark_waiting(self, thread_id: str, waiting: bool) -> None:
+        self.thread_list.mark_waiting(thread_id, waiting)
+
+    def remove_thread(self, thread_id: str) -> None:
+        self.thread_list.remove_thread(thread_id)
+
+    def focus_search(self) -> None:
+        self.query_one("#thread-search", Input).focus()
 
     @property
     def sort(self) -> tuple[str, str, str]:
@@ -53,3 +150,298 @@ class ThreadSidebar(Vertical):
 
     def show_note(self, note: str) -> None:
         self.query_one("#thread-counts", Static).update(Content.styled(note, "dim italic"))
+
+    @property
+    def _open_thread_id(self) -> str | None:
+        return self._open.thread_id if self._open is not None else None
+
+    # -- search and pages ------------------------------------------------------------------------
+
+    @on(Input.Changed, "#thread-search")
+    def search_changed(self, event: Input.Changed) -> None:
+        self.filter = parse_filter(event.value)
+        if self.filter.problems:
+            self.notify("; ".join(self.filter.problems), severity="warning", timeout=4, markup=False)
+        self.load_threads()
+
+    @on(Input.Submitted, "#thread-search")
+    def search_submitted(self) -> None:
+        self.thread_list.focus()
+
+    @work(exclusive=True, group="threads")
+    async def load_threads(self, first: bool = False) -> None:
+        """Load the first page for the current filter and sort (a new search cancels this);
+        `first` highlights its first row (home, when that row had been dropped)."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if backend is None:
+            return
+        sort_by, order, _ = self.sort
+        flt = self.filter
+        try:
+            count_task = asyncio.create_task(backend.count_threads(flt.query(sort_by, order, 1, 0)))
+            # when the search fails too, its error is the one reported: this one is only read
+            count_task.add_done_callback(lambda task: task.cancelled() or task.exception())
+            shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
+            if gone(self):
+                return
+            self.thread_list.set_threads(shown, exhausted=exhausted, end=offset)
+            total = await count_task if backend.capabilities.count else None
+        except BackendError as error:
+            report(self, error, "Loading threads")
+            if isinstance(error, Unauthorized):
+                self.show_note("the server refused the API key: ctrl+o to give another")
+            return
+        if gone(self):
+            return
+        self._total = None if flt.is_local else total
+        self._show_counts(flt)
+        open_id = self._open_thread_id
+        if open_id is None and shown and self.thread_list.highlighted is None:
+            self.thread_list.highlighted = 0  # shows the newest thread (its question waits for enter)
+            self.post_message(self.FirstListed())
+        elif first and shown:
+            self.thread_list.highlighted = 0
+        elif open_id is None and not shown and flt.is_empty:
+            self.post_message(self.NothingListed())
+
+    async def _fetch_filled(
+        self, flt: ThreadFilter, offset: int, want: int
+    ) -> tuple[list[ThreadSummary], int, bool]:
+        """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        sort_by, order, _ = self.sort
+        shown: list[ThreadSummary] = []
+        for _ in range(MAX_FILL_PAGES if flt.is_local else 1):
+            page = await backend.search_threads(flt.query(sort_by, order, PAGE_SIZE, offset))
+            offset += len(page)
+            shown.extend(t for t in page if flt.matches(t))
+            if len(page) < PAGE_SIZE:
+                return shown, offset, True
+            if len(shown) >= want:
+                break
+        return shown, offset, False
+
+    async def _fetch_range(self, flt: ThreadFilter, start: int, end: int) -> list[ThreadSummary]:
+        """The rows of server offsets `start` to `end` that match the filter."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        sort_by, order, _ = self.sort
+        shown: list[ThreadSummary] = []
+        for offset in range(start, end, PAGE_SIZE):
+            page = await backend.search_threads(flt.query(sort_by, order, min(PAGE_SIZE, end - offset), offset))
+            shown.extend(t for t in page if flt.matches(t))
+        return shown
+
+    def _show_counts(self, flt: ThreadFilter) -> None:
+        """"N of M threads": N counts down to the last row held, M is the search's count."""
+        self.show_counts(self.thread_list.window.last_row_number, self._total, "filtered here" if flt.is_local else "")
+
+    @work(exclusive=True, group="counts", exit_on_error=False)
+    async def refresh_counts(self) -> None:
+        """"N of M threads" after the app added a row itself (a thread it created): M again."""
+        backend, flt = self.app.backend, self.filter  # type: ignore[attr-defined]
+        if backend is not None and backend.capabilities.count and not flt.is_local:
+            with contextlib.suppress(BackendError):  # outages are the connection indicator's to tell
+                self._total = await backend.count_threads(flt.query(*self.sort[:2], 1, 0))
+        self._show_counts(flt)
+
+    @on(ThreadList.NeedMore)
+    def need_more(self) -> None:
+        if not self._loading_more:
+            self._loading_more = True
+            self.load_more_threads()
+
+    @work(exclusive=True, group="more-threads")
+    async def load_more_threads(self) -> None:
+        try:
+            flt, start = self.filter, self.thread_list.window.end
+            shown, offset, exhausted = await self._fetch_filled(flt, start, PAGE_SIZE)
+            if flt is not self.filter or not self.thread_list.append_threads(
+                shown, start=start, end=offset, exhausted=exhausted
+            ):
+                return  # the search, or the rows held, changed while this page was in flight
+            self._show_counts(flt)
+        except BackendError as error:
+            report(self, error, "Loading more threads")
+        finally:
+            self._loading_more = False
+
+    @on(ThreadList.NeedEarlier)
+    def need_earlier(self) -> None:
+        if not self._loading_earlier:
+            self._loading_earlier = True
+            self.load_earlier_threads()
+
+    @work(exclusive=True, group="earlier-threads")
+    async def load_earlier_threads(self) -> None:
+        """Fetch again the rows above the list's window (dropped as the user went down)."""
+        try:
+            flt = self.filter
+            while (chunk := self.thread_list.window.earlier()) is not None:
+                rows = await self._fetch_range(flt, chunk.start, chunk.end)
+                if flt is not self.filter or not self.thread_list.prepend_threads(rows, chunk):
+                    return  # the search, or the rows held, changed while these were in flight
+                if rows:
+                    break  # else a local filter matched none of them: on to the chunk above
+            self._show_counts(flt)
+        except BackendError as error:
+            report(self, error, "Loading earlier threads")
+        finally:
+            self._loading_earlier = False
+
+    @on(ThreadList.NeedFirst)
+    def need_first(self) -> None:
+        self.load_threads(first=True)
+
+    async def poll_statuses(self) -> None:
+        """Keep statuses fresh while runs happen on other threads (one light request)."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        rows = self.thread_list.threads
+        running = self._open is not None and self._open.run_in_progress
+        if backend is None or not rows or running:
+            return
+        opens = self._open.opens if self._open is not None else 0
+        try:
+            fresh = await backend.search_threads(
+                self.filter.query(*self.sort[:2], min(len(rows), 100), self.thread_list.poll_offset)
+            )
+        except BackendError:
+            return  # the connection indicator reports outages; polling stays quiet
+        known = {t.thread_id: t for t in self.thread_list.threads}
+        for thread in fresh:
+            is_open = thread.thread_id == self._open_thread_id
+            if is_open and self._open is not None and (opens != self._open.opens or self._open.run_in_progress):
+                continue  # opened while the poll was out: its row is fresher than this answer
+            held = known.get(thread.thread_id)
+            if held is not None and (held.status != thread.status or held.title != thread.title):
+                self.thread_list.update_thread(thread)
+                if is_open and thread.status == "busy":
+                    self.post_message(self.Busy(thread.thread_id))  # a run started elsewhere: follow it
+
+    # -- thread operations -----------------------------------------------------------------------
+
+    def insert_thread(self, summary: ThreadSummary, *, open_it: bool = True) -> None:
+        """A thread made here joins the list at the top, if the search would list it; opened."""
+        if not self.filter.admits(summary):
+            self.notify("The new thread does not match the search, so the list does not show it.", timeout=4)
+            if open_it:
+                self.post_message(ThreadList.Chosen(summary.thread_id, opened=False))
+            return
+        self.workers.cancel_group(self, "threads")  # a page in flight must not drop this row
+        rows = [summary, *(t for t in self.thread_list.threads if t.thread_id != summary.thread_id)]
+        self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
+        # Highlighting posts Chosen(summary), which opens it (the screen routes it), in order.
+        self.thread_list.highlighted = 0
+        self.refresh_counts()
+
+    def selected(self) -> ThreadSummary | None:
+        thread_id = self.thread_list.highlighted_thread_id
+        if thread_id is None:
+            self.notify("Select a thread first.", severity="warning", timeout=2)
+            return None
+        return self.thread_list.thread(thread_id)
+
+    @work(group="modal")
+    async def new_thread(self) -> None:
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        try:
+            assistants = await backend.list_assistants() if backend.capabilities.assistants else []
+        except BackendError as error:
+            report(self, error, "Listing assistants")
+            assistants = []
+        created: list[ThreadSummary] = []
+
+        async def submit(request: NewThreadRequest) -> str | None:
+            """Create it; on a refusal the dialog stays open with what was typed and why."""
+            try:
+                created.append(await backend.create_thread(
+                    thread_id=request.thread_id, metadata=request.metadata, graph_id=request.graph_id
+                ))
+            except BackendError as error:
+                app.log_error(f"Creating the thread failed: {error}")  # type: ignore[attr-defined]
+                if isinstance(error, Conflict):
+                    return sentence(error, "Change the id, or leave it empty for a new one.")
+                return sentence(error, error.hint)
+            return None
+
+        request = await app.push_screen_wait(NewThreadScreen(
+            assistants, submit, app.assistant_of(None), graphs=app.graphs,  # type: ignore[attr-defined]
+            id_is_uuid=backend.capabilities.create_thread,
+        ))
+        if request is None or not created:
+            return
+        summary = created[0]
+        if request.assistant_id:
+            app.thread_targets[summary.thread_id] = request.assistant_id  # type: ignore[attr-defined]
+        self.insert_thread(summary)
+        self.notify("Thread created.", timeout=2)
+
+    def copy_selected(self) -> None:
+        backend, thread = self.app.backend, self.selected()  # type: ignore[attr-defined]
+        if backend is None or thread is None:
+            return
+        if not backend.capabilities.copy_thread:
+            self.notify(f"{backend.capabilities.name} cannot copy threads.", severity="warning")
+            return
+        self.copy_thread(thread.thread_id)
+
+    @work(group="copy")
+    async def copy_thread(self, thread_id: str) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        try:
+            copy = await backend.copy_thread(thread_id)
+        except BackendError as error:
+            report(self, error, "Copying the thread")
+            return
+        original = self.thread_list.thread(thread_id)
+        if original is not None and not copy.title:
+            copy.title = original.title
+        self.insert_thread(copy)
+        self.notify("Thread copied (with its history).", timeout=3)
+
+    @work(group="modal")
+    async def rename_thread(self, thread: ThreadSummary) -> None:
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        title = await app.push_screen_wait(
+            PromptScreen("Rename thread", thread.title, "a title for this thread")
+        )
+        if title is None:
+            return
+        try:
+            where = await write_title(backend, thread, title, app.assistant_of(thread))  # type: ignore[attr-defined]
+        except BackendError as error:
+            report(self, error, "Renaming the thread")
+            return
+        fresh = await fetch_thread(backend, thread.thread_id)
+        if fresh is not None:
+            if where == "metadata":
+                fresh.title = title
+            self.thread_list.update_thread(fresh)
+        self.post_message(self.Renamed(thread.thread_id))
+        self.notify(f"Renamed (saved in the thread's {where}).", timeout=3)
+
+    @work(group="modal")
+    async def delete_thread(self, thread: ThreadSummary) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        question = Content.assemble(
+            "Delete the thread ",
+            (one_line(thread.display_title, 50), "bold"),
+            ("\n" + thread.thread_id, "dim"),
+            "\nand all its checkpoints? This cannot be undone.",
+        )
+        if not await self.app.push_screen_wait(ConfirmScreen(question)):
+            return
+        try:
+            await backend.delete_thread(thread.thread_id)
+        except BackendError as error:
+            report(self, error, "Deleting the thread")
+            return
+        self.post_message(self.Deleted(thread.thread_id))
+        self.notify("Thread deleted.", timeout=2)

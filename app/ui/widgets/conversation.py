@@ -1,0 +1,509 @@
+"""The conversation (#chat-pane): the header (#chat-header), the chat (#chat-log), the run
+status (#run-status, beside the connection indicator), the run options (#run-options) and the
+composer (#composer).
+
+It owns the open thread: opening it (and the drafts of the others), sending a message to the
+right graph (asking which when nothing says), answering the agent, cancelling a run, the run
+options and the servers' extras (10xGraph). Runs and streaming are in runs.py (its base).
+The screen gives it the thread browser's rows and the inspector with `attach()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from app.backends.base import BackendError, ClearsState, KeepsMessageLog, NotFound
+from app.human_input import PendingInput, answer_submitter, detect_pending
+from app.models import ChatMessage, ThreadState, ThreadSummary
+from app.run_options import fields_from_schema
+from app.run_target import graphs_in_refusal, server_graphs, thread_graph
+from app.thread_ops import GONE, is_gone, state_detail
+from app.ui.report import gone, report
+from app.ui.screens.cancel_run import CancelRunScreen
+from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.human_input import HumanInputScreen
+from app.ui.screens.inbox import InboxScreen
+from app.ui.screens.message_log import MessageLogScreen
+from app.ui.screens.pick_graph import PickGraphScreen
+from app.ui.screens.run_options import RunOptionsScreen
+from app.ui.text import clean, one_line
+from app.ui.widgets.chat_log import ChatLog
+from app.ui.widgets.composer import Composer
+from app.ui.widgets.run_status import RunStatus
+from app.ui.widgets.runs import ConversationRuns, Rows, StateView
+
+NO_THREAD = "no thread open"
+
+
+class Conversation(ConversationRuns):
+    @dataclass
+    class Gone(Message):
+        """The server no longer has this thread: the screen drops it everywhere."""
+
+        thread_id: str
+
+    def __init__(self, status_extra: Widget | None = None, **kwargs) -> None:
+        """`status_extra` sits at the end of the status row (the connection indicator)."""
+        super().__init__(**kwargs)
+        self._status_extra = status_extra
+        self.thread_id: str | None = None
+        self.thread_state: ThreadState | None = None
+        self.drafts: dict[str, str] = {}
+        self.opens = 0
+        """Counts thread opens, so a status poll that began before an open drops its stale row."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chat-header")
+        yield ChatLog(id="chat-log")
+        with Horizontal(id="status-row"):
+            yield RunStatus(id="run-status")
+            if self._status_extra is not None:
+                yield self._status_extra
+        yield Static(id="run-options")
+        yield Composer(id="composer")
+
+    def attach(self, rows: Rows, inspector: StateView) -> None:
+        self._rows = rows
+        self._inspector = inspector
+
+    def on_mount(self) -> None:
+        self.query_one("#chat-header", Static).update(Content.styled(NO_THREAD, "dim"))
+
+    @property
+    def chat(self) -> ChatLog:
+        return self.query_one("#chat-log", ChatLog)
+
+    @property
+    def composer(self) -> Composer:
+        return self.query_one("#composer", Composer)
+
+    @property
+    def run_status(self) -> RunStatus:
+        return self.query_one("#run-status", RunStatus)
+
+    @property
+    def composer_idle(self) -> bool:
+        """The composer has the focus and nothing typed."""
+        return self.composer.has_focus and not self.composer.text
+
+    # -- opening a thread ------------------------------------------------------------------------
+
+    def _save_draft(self) -> None:
+        if self.thread_id is not None:
+            text = self.composer.text
+            if text.strip():
+                self.drafts[self.thread_id] = text
+            else:
+                self.drafts.pop(self.thread_id, None)
+
+    @work(exclusive=True, group="open")
+    async def open_thread(self, thread_id: str, ask: bool = True) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if backend is None:
+            return
+        self.workers.cancel_group(self, "run")
+        self.opens += 1
+        if thread_id != self.thread_id:  # (the same thread again: what is being typed stays as it is)
+            self._save_draft()
+            if self.thread_id is not None or thread_id in self.drafts:
+                self.composer.show_draft(self.drafts.get(thread_id, ""))
+            # (else: text typed with no thread open, e.g. after its thread was deleted, stays)
+        self.thread_id = thread_id
+        try:  # the row's status may be stale: a run may have started since the list loaded
+            summary, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
+        except NotFound as error:
+            report(self, error, "Opening the thread", GONE)
+            self.post_message(self.Gone(thread_id))
+            return
+        except BackendError as error:
+            report(self, error, "Opening the thread")
+            return
+        if self.thread_id != thread_id:
+            return
+        if not summary.title:  # a fresh copy has no values on its row yet, but its state does
+            held = self._rows.thread(thread_id)
+            summary.title = state.title or (held.title if held else "")
+        self._rows.update_thread(summary)
+        await self.show_state(state, summary)
+        # after the chat is painted: a page of checkpoints can weigh more than the chat
+        self.call_after_refresh(self._inspector.load_history, thread_id)
+        self.call_after_refresh(self._inspector.load_graph, state, self.assistant_for(state.thread_id or None))
+        if summary is not None and summary.status == "busy" and backend.capabilities.join_stream:
+            self.join_run(thread_id)
+            return
+        pending = detect_pending(state, summary.status if summary else None)
+        self.run_status.end("waiting" if pending else "paused" if state.next else "idle", state_detail(state, pending))
+        if pending and ask:
+            self.ask_human(thread_id, pending)
+
+    async def show_state(self, state: ThreadState, summary: ThreadSummary | None = None) -> None:
+        self.thread_state = state
+        self.show_header(state, summary)
+        await self.chat.show_messages(state.messages)
+        self._inspector.show_state(state)
+
+    def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None:
+        title = state.title or (summary.display_title if summary else state.thread_id)
+        status = summary.status if summary else ""
+        graph = (summary.graph_id if summary else "") or self.app.assistant_of(summary, state.thread_id)  # type: ignore[attr-defined]
+        header = Content.assemble(
+            (one_line(title, 60), "bold"),
+            (" · " + status if status else "", "dim"),
+            (" · " + clean(graph), "dim"),
+            (f" · {len(state.messages)} messages", "dim"),
+        )
+        self.query_one("#chat-header", Static).update(header)
+        self.show_run_options()
+
+    async def show_checkpoint(self, checkpoint: ThreadState, is_head: bool) -> None:
+        """Show the conversation as it was at that checkpoint (or the live head again)."""
+        if is_head:
+            if self.thread_state is not None:
+                await self.chat.show_messages(self.thread_state.messages)
+            return
+        capabilities = self.app.backend.capabilities  # type: ignore[attr-defined]
+        what = f"{len(checkpoint.messages)} messages"
+        keys = "g: back to the live head · F: fork here · p: replay from here · e: edit and fork"
+        if not capabilities.past_messages:
+            what = f"{capabilities.name} keeps the messages of the newest checkpoint only"
+            keys = "g: back to the live head"
+        notice = Content.assemble(
+            ("◷ past view ", "bold $warning"),
+            (f"step {checkpoint.step} · {checkpoint.source} · {what}", "dim"),
+            (f"   {keys}", "dim italic"),
+        )
+        await self.chat.show_messages(checkpoint.messages, notice=notice)
+
+    async def forget(self, thread_id: str) -> bool:
+        """The server no longer has this thread: if it is open, show none (the composer keeps
+        its text). True if it was open."""
+        if self.thread_id != thread_id:
+            return False
+        self.workers.cancel_group(self, "row")  # its answer is about the thread gone
+        self.thread_id = None
+        self.thread_state = None
+        await self.chat.show_messages([])
+        self.query_one("#chat-header", Static).update(Content.styled(NO_THREAD, "dim"))
+        self.run_status.end("idle")
+        self.show_run_options()
+        return True
+
+    async def welcome(self) -> None:
+        """No thread on the server yet: say what to type, and where it goes."""
+        app = self.app
+        target = app.assistant_of(None)  # type: ignore[attr-defined]
+        lines: list[Content | str] = [
+            Content.styled("Welcome to Threadbench.", "bold"),
+            "Type a message below and press enter: it starts a new thread"
+            + (f" on {clean(target)}." if target else "."),
+        ]
+        if app.settings.embedded and not (app.settings.graph or app.settings.config):  # type: ignore[attr-defined]
+            lines.append(Content.assemble(
+                "The demo agent answers these words: ",
+                ("hello · clarify · approve · plan · research · long · think · markup", "bold"),
+                " (several combine).",
+            ))
+        lines.append(Content.styled("n new thread with options · o run options · f1 every key · ctrl+p commands", "dim"))
+        await self.chat.show_welcome(Content("\n").join(lines))
+
+    # -- sending -----------------------------------------------------------------------------------
+
+    def submit(self, text: str) -> None:
+        """The composer's text: send it, unless the server is not ready or a run streams."""
+        if self.app.backend is None:  # type: ignore[attr-defined]
+            self.notify("The server is not ready yet; your message is kept.", severity="warning")
+            return
+        if self.run_in_progress:
+            self.notify("A run is in progress: wait for it or cancel it (ctrl+g). Your message is kept.", severity="warning")
+            return
+        self.send_message(text)
+
+    @work(exclusive=True, group="run")
+    async def send_message(self, text: str) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        thread_id = self.thread_id
+        target = await self.run_target(thread_id)
+        if target is None:
+            return  # the user would not say which graph: the message stays in the composer
+        try:
+            if thread_id is None:
+                thread_id = await self._create_for_message(target)
+        except BackendError as error:
+            report(self, error, "Creating a thread")
+            return
+        message_id = str(uuid.uuid4())
+        request = self._run_request(thread_id, {"messages": [{"type": "human", "content": text, "id": message_id}]})
+        human = ChatMessage(id=message_id, type="human", text=text)
+        if await self.stream_into_chat(
+            backend.stream_run(thread_id, request), thread_id, "Sending", echo=human
+        ):
+            self.drafts.pop(thread_id, None)
+        elif (refusal := self._wrong_graph) is not None:
+            self._wrong_graph = None
+            if await self._repick_graph(thread_id, refusal):
+                self.send_message(text)
+        elif await is_gone(backend, thread_id):
+            self.notify(
+                f"The thread is no longer on the server. {GONE} "
+                "Your message is kept: press enter to send it in a new thread.",
+                severity="warning", timeout=10, markup=False,
+            )
+            self.post_message(self.Gone(thread_id))
+
+    async def run_target(self, thread_id: str | None) -> str | None:
+        """The assistant or graph a new run on this thread (None: a new thread) goes to;
+        asks the user when the server runs several graphs and nothing says which."""
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        target = self.assistant_for(thread_id)
+        if target or not backend.capabilities.assistants:
+            return target
+        if not app.graphs:  # type: ignore[attr-defined]
+            await self.learn_graphs().wait()
+            if target := self.assistant_for(thread_id):
+                return target
+        reason = (
+            f"The server runs {len(app.graphs)} graphs and this thread has not run yet."  # type: ignore[attr-defined]
+            if app.graphs_complete  # type: ignore[attr-defined]
+            else "The server hides its assistants; these graphs were seen on its threads."
+            if app.graphs else "The server lists no graphs (its assistants are hidden)."  # type: ignore[attr-defined]
+        )
+        target = await app.push_screen_wait(PickGraphScreen(app.graphs, reason))  # type: ignore[attr-defined]
+        if target and thread_id:
+            app.thread_targets[thread_id] = target  # type: ignore[attr-defined]
+        return target
+
+    async def _repick_graph(self, thread_id: str, refusal: BackendError) -> bool:
+        """The server refused the run's graph: ask for another (its refusal lists its
+        graphs); True if the user picked one for this thread."""
+        app = self.app
+        if graphs := graphs_in_refusal(refusal.message):
+            app.graphs, app.graphs_complete = graphs, True  # type: ignore[attr-defined]
+        app.thread_targets.pop(thread_id, None)  # type: ignore[attr-defined]
+        target = await app.push_screen_wait(PickGraphScreen(app.graphs, refusal.message))  # type: ignore[attr-defined]
+        if not target:
+            self.notify("Nothing was sent; your message is kept.", timeout=4)
+            return False
+        if app.run_options.assistant_id:  # type: ignore[attr-defined]  # the pick that the server refused
+            app.run_options.assistant_id = ""  # type: ignore[attr-defined]
+            self.show_run_options()
+        app.thread_targets[thread_id] = target  # type: ignore[attr-defined]
+        return True
+
+    async def _create_for_message(self, target: str) -> str:
+        """A new thread for the first message (no thread open); returns its id."""
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        graph_id = target if target in app.graphs else None  # type: ignore[attr-defined]
+        summary = await backend.create_thread(graph_id=graph_id)
+        thread_id = summary.thread_id
+        if target:
+            app.thread_targets[thread_id] = target  # type: ignore[attr-defined]
+        self.thread_id = thread_id  # first: the row highlighted next is then already open
+        self._rows.insert_thread(summary, open_it=False)
+        await self.chat.show_messages([])
+        self.show_header(ThreadState(thread_id=thread_id), summary)
+        return thread_id
+
+    @work(exclusive=True, group="graphs", exit_on_error=False)
+    async def learn_graphs(self) -> None:
+        """What graphs the server runs (for new threads, the pickers and the options)."""
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        if backend is None or not backend.capabilities.assistants:
+            return
+        try:
+            graphs, complete = await server_graphs(backend)
+        except BackendError as error:
+            app.log_error(f"Listing the server's graphs failed: {error}")  # type: ignore[attr-defined]
+            return
+        if graphs and not gone(self) and not app.graphs_complete:  # type: ignore[attr-defined]
+            app.graphs, app.graphs_complete = graphs, complete  # type: ignore[attr-defined]
+            self.show_run_options()
+            if self.thread_id is None and self.chat.query(".chat-welcome"):
+                await self.welcome()  # it can now say where a first message goes
+
+    # -- answering the agent -----------------------------------------------------------------------
+
+    @work(group="modal", exclusive=True)
+    async def ask_human(self, thread_id: str, pending: list[PendingInput]) -> None:
+        """Show the agent's question; the answer's run streams into the chat."""
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        if backend is None or thread_id != self.thread_id or not pending:
+            return
+        summary = self._rows.thread(thread_id)
+        submit = answer_submitter(
+            backend,
+            thread_id,
+            lambda events: self.stream_answer(events, thread_id),
+            assistant_id=thread_graph(summary) or app.assistant_of(summary, thread_id),  # type: ignore[attr-defined]
+            context=app.run_options.context(),  # type: ignore[attr-defined]
+        )
+        title = summary.display_title if summary else thread_id
+        position = (1, len(pending)) if len(pending) > 1 else None
+        answer = await app.push_screen_wait(
+            HumanInputScreen(pending[0], submit=submit, thread_title=title, position=position)
+        )
+        if answer is None:
+            self._rows.mark_waiting(thread_id, True)
+            self.run_status.end("waiting", "the agent is waiting for your answer (a to answer)")
+
+    def answer(self) -> None:
+        """a: the agent's question again (or why there is none)."""
+        if self.thread_id is None:
+            self.notify("Open a thread first.", severity="warning", timeout=2)
+            return
+        summary = self._rows.thread(self.thread_id)
+        state = self.thread_state
+        pending = detect_pending(state, summary.status if summary else None) if state is not None else []
+        if not pending:
+            paused = f" It is paused before {', '.join(state.next)}: nothing is asked." if state and state.next else ""
+            self.notify(f"The agent is not waiting for an answer on this thread.{paused}", timeout=4, markup=False)
+            return
+        self.ask_human(self.thread_id, pending)
+
+    @work(group="modal")
+    async def open_inbox(self) -> None:
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        thread_id = await app.push_screen_wait(
+            InboxScreen(
+                backend,
+                assistant_of=lambda thread: thread_graph(thread) or app.assistant_of(thread),  # type: ignore[attr-defined]
+                context=app.run_options.context(),  # type: ignore[attr-defined]
+                on_answered=lambda tid: self.refresh_thread_row(tid, ask=False),
+            )
+        )
+        if thread_id:
+            self.open_thread(thread_id)
+
+    # -- cancelling --------------------------------------------------------------------------------
+
+    def cancel(self) -> None:
+        row = self._rows.thread(self.thread_id) if self.thread_id else None
+        busy = self.run_in_progress or (row is not None and row.status == "busy")
+        if not busy or self.thread_id is None:
+            self.notify("No run in progress.", timeout=2)
+            return
+        self.cancel_run(self.thread_id, self.run_id)
+
+    @work(group="cancel")
+    async def cancel_run(self, thread_id: str, run_id: str | None) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        action = await self.app.push_screen_wait(CancelRunScreen())
+        if action is None:
+            return
+        try:
+            run_id = run_id or await backend.active_run(thread_id)
+            if run_id is None:
+                self.notify("The run has already finished.", timeout=3)
+                return
+            await backend.cancel_run(thread_id, run_id, action)
+        except BackendError as error:
+            report(self, error, "Cancelling the run")
+            return
+        self.notify(f"Run cancelled ({action}).", timeout=3)
+        if action == "rollback" and thread_id == self.thread_id:
+            self.open_thread(thread_id, ask=False)
+
+    # -- run options -------------------------------------------------------------------------------
+
+    def show_run_options(self) -> None:
+        options = self.app.run_options  # type: ignore[attr-defined]
+        summary = self._rows.thread(self.thread_id) if self.thread_id else None
+        target = self.app.assistant_of(summary, self.thread_id)  # type: ignore[attr-defined]
+        self.query_one("#run-options", Static).update(
+            Content.assemble(
+                ("assistant ", "dim"),
+                (clean(target or "?"), "bold"),
+                (self._target_note(summary, target), "dim"),
+                ("  options ", "dim"),
+                clean(options.summary()),
+                (f"  as {options.send_as}" if options.send_as != "context" else "", "dim"),
+                ("  (o to change)", "dim italic"),
+            )
+        )
+
+    def _target_note(self, summary: ThreadSummary | None, target: str) -> str:
+        """Why runs go to `target` (nothing to say when the user picked it)."""
+        if self.app.run_options.assistant_id:  # type: ignore[attr-defined]
+            return ""
+        if not target:
+            return " (asked at the first send)"
+        own = thread_graph(summary) or self.app.thread_targets.get(self.thread_id or "")  # type: ignore[attr-defined]
+        return " (the thread's)" if own else " (the server's only graph)"
+
+    @work(group="modal")
+    async def edit_run_options(self) -> None:
+        app = self.app
+        backend = app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        assistants: list = []
+        schema: dict = {}
+        target = self.assistant
+        try:
+            if backend.capabilities.assistants:
+                assistants = await backend.list_assistants()
+            schemas = await backend.get_schemas(target) if target else {}
+            schema = schemas.get("context_schema") or (
+                (schemas.get("config_schema") or {}).get("properties", {}).get("configurable") or {}
+            )
+        except BackendError as error:
+            report(self, error, "Reading the assistant's options")
+        options = await app.push_screen_wait(
+            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs)  # type: ignore[attr-defined]
+        )
+        if options is not None:
+            app.run_options = options  # type: ignore[attr-defined]
+            self.show_run_options()
+
+    # -- extras of servers that have them (10xGraph) -------------------------------------------------
+
+    def can(self, ability: type, what: str) -> bool:
+        """An open thread, on a server with `ability` (a protocol of app.backends.base); else says why not."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if backend is None or self.thread_id is None:
+            self.notify("Open a thread first.", severity="warning", timeout=2)
+            return False
+        if not isinstance(backend, ability):
+            self.notify(f"{backend.capabilities.name} cannot {what}.", severity="warning", timeout=3)
+            return False
+        return True
+
+    @work(group="modal")
+    async def clear_state(self, thread_id: str) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if not isinstance(backend, ClearsState):
+            return
+        question = Content.assemble("Clear the state of this thread?\n", ("Its conversation and values are removed; the thread stays.", "dim"))
+        if not await self.app.push_screen_wait(ConfirmScreen(question, "Clear")):
+            return
+        try:
+            await backend.clear_state(thread_id)
+        except BackendError as error:
+            report(self, error, "Clearing the state")
+            return
+        self.notify("State cleared.", timeout=2)
+        self.open_thread(thread_id, ask=False)
+
+    @work(group="modal")
+    async def message_log(self, thread_id: str) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(MessageLogScreen(backend, thread_id)):
+            self.open_thread(thread_id, ask=False)

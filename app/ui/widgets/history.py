@@ -1,0 +1,299 @@
+"""The inspector's history and time travel: it loads the checkpoint history (a first page,
+then older pages as the timeline scrolls) and the graph, and decides what the time-travel keys
+do. Work that touches the server without running the graph (fork, edit the state) happens
+here; a replay or a resend is a run, so it is asked of the conversation with a Message.
+
+`InspectorHistory` is Inspector's base class; the screen calls `follow(conversation)` so the
+inspector can read which thread is open and whether a run streams.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from textual import on, work
+from textual.message import Message
+from textual.widgets import TabbedContent
+
+from app.backends.base import BackendError
+from app.models import ChatMessage, GraphInfo, ThreadState
+from app.thread_ops import sentence
+from app.timeline import fork_point_for_message
+from app.ui.report import report
+from app.ui.screens.edit_state import EditStateScreen
+from app.ui.screens.prompt import PromptScreen
+from app.ui.widgets.state_tree import StateTree
+from app.ui.widgets.timeline import Timeline
+
+if TYPE_CHECKING:
+    from app.ui.widgets.graph_view import GraphView
+
+HISTORY_PAGE = 30
+"""Checkpoints per get_history call: the timeline pages further back as the user scrolls."""
+FIRST_HISTORY_PAGE = 12
+"""The first page is small: a checkpoint holds the whole state, and it is fetched as a thread opens."""
+
+
+class OpenThread(Protocol):
+    """What the inspector reads of the conversation."""
+
+    @property
+    def thread_id(self) -> str | None: ...
+    @property
+    def thread_state(self) -> ThreadState | None: ...
+    @property
+    def run_in_progress(self) -> bool: ...
+    @property
+    def assistant(self) -> str: ...
+
+
+class InspectorHistory(TabbedContent):
+    """History, graph and time travel: the base of Inspector, which provides the widgets."""
+
+    @dataclass
+    class Forked(Message):
+        """The thread has a new head (a fork or an edit): open it again."""
+
+        thread_id: str
+
+    @dataclass
+    class ReplayRequested(Message):
+        """Run again from this checkpoint."""
+
+        thread_id: str
+        checkpoint: ThreadState
+
+    @dataclass
+    class ResendRequested(Message):
+        """Fork at `fork_point` and run the edited message `text`."""
+
+        thread_id: str
+        fork_point: ThreadState
+        text: str
+
+    _open: OpenThread | None = None
+    _graphs: dict[str, GraphInfo]
+
+    if TYPE_CHECKING:  # what Inspector provides
+        timeline: Timeline
+        graph_view: GraphView
+        is_past_view: bool
+
+        def show_checkpoints(self, checkpoints: list[ThreadState], exhausted: bool) -> None: ...
+        def append_checkpoints(self, checkpoints: list[ThreadState], exhausted: bool) -> None: ...
+        def disable_timeline(self, reason: str) -> None: ...
+        def show_graph(self, graph: GraphInfo | None, next_nodes: list[str] | None = None) -> None: ...
+        def show_live(self) -> None: ...
+
+    def follow(self, conversation: OpenThread) -> None:
+        self._open = conversation
+
+    @property
+    def _open_thread_id(self) -> str | None:
+        return self._open.thread_id if self._open is not None else None
+
+    # -- loading -------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="history", exit_on_error=False)
+    async def load_history(self, thread_id: str) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if backend is None:
+            return
+        if not backend.capabilities.history:
+            self.disable_timeline(backend.capabilities.reason or f"{backend.capabilities.name} keeps no checkpoint history.")
+            return
+        try:
+            page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
+        except BackendError as error:
+            report(self, error, "Loading the checkpoint history")
+            return
+        if thread_id == self._open_thread_id:
+            self.show_checkpoints(page, exhausted=len(page) < FIRST_HISTORY_PAGE)
+
+    @on(Timeline.NeedMore)
+    def _history_need_more(self, event: Timeline.NeedMore) -> None:
+        if self._open_thread_id is not None:
+            self.load_more_history(self._open_thread_id, event.before_checkpoint_id)
+
+    @work(exclusive=True, group="more-history")
+    async def load_more_history(self, thread_id: str, before: str) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        try:
+            page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
+        except BackendError as error:
+            report(self, error, "Loading older checkpoints")
+            return
+        if thread_id == self._open_thread_id:
+            self.append_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
+
+    @work(exclusive=True, group="graph", exit_on_error=False)
+    async def load_graph(self, state: ThreadState, assistant: str) -> None:
+        """The graph of `assistant` (the graph the open thread runs on), xray, cached."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if backend is None:
+            return
+        if not backend.capabilities.graph:
+            self.graph_view.show_note(f"{backend.capabilities.name} does not describe its graph.")
+            return
+        if not assistant:
+            self.graph_view.show_note(
+                "No graph: nothing says which graph this thread runs on yet (its first run will, "
+                "or pick one with o)."
+            )
+            return
+        graph = self._graphs.get(assistant)
+        if graph is None:
+            try:
+                graph = self._graphs[assistant] = await backend.get_graph(assistant, xray=True)
+            except BackendError as error:
+                self.graph_view.show_note(f"No graph: the server did not show graph {assistant}. {error}")
+                return
+        if not graph.nodes:
+            self.graph_view.show_note(f"No graph: the server describes no nodes for {assistant}.")
+            return
+        self.show_graph(graph, state.next)
+
+    # -- time travel -----------------------------------------------------------------------------
+
+    def _timeline_ready(self) -> bool:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if backend is None or self._open_thread_id is None:
+            return False
+        if not backend.capabilities.history:
+            self.notify(backend.capabilities.reason or "This server keeps no checkpoint history.", severity="warning")
+            return False
+        return True
+
+    def older_checkpoint(self) -> None:
+        if self._timeline_ready():
+            self.active = "tab-timeline"
+            self.timeline.select_older()
+
+    def newer_checkpoint(self) -> None:
+        if self._timeline_ready():
+            self.active = "tab-timeline"
+            self.timeline.select_newer()
+
+    def live_head(self) -> None:
+        if self._timeline_ready():
+            self.timeline.select_head()
+            self.show_live()
+
+    def _past_checkpoint(self) -> ThreadState | None:
+        """The checkpoint the user is looking at in the past view (None at the head)."""
+        return self.timeline.selected if self.is_past_view else None
+
+    def _forks(self) -> bool:
+        """True if the server can fork; else says so."""
+        capabilities = self.app.backend.capabilities  # type: ignore[attr-defined]
+        if not capabilities.fork:
+            self.notify(f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
+                        severity="warning", timeout=4)
+        return capabilities.fork
+
+    @property
+    def _run_streams(self) -> bool:
+        return self._open is not None and self._open.run_in_progress
+
+    @on(StateTree.EditRequested)
+    def _edit_requested(self, event: StateTree.EditRequested) -> None:
+        if self._open is not None:  # (an inspector on its own, with no thread, only shows)
+            self.edit_state(event.key)
+
+    def request_edit(self) -> None:
+        """e: edit the values as JSON."""
+        if self.app.backend is not None and self._open is not None and self._open.thread_state is not None:  # type: ignore[attr-defined]
+            self.edit_state(None)
+
+    @work(group="modal")
+    async def edit_state(self, key: str | None) -> None:
+        """Edit the values (or one key) as JSON; in a past view, the edit forks from there."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None and self._open is not None
+        thread_id, base = self._open.thread_id, self._past_checkpoint() or self._open.thread_state
+        if thread_id is None or base is None:
+            return
+        fork_from = self._past_checkpoint()
+        if fork_from is not None and not backend.capabilities.fork:
+            self.notify(f"{backend.capabilities.name} cannot fork.", severity="warning")
+            return
+        graph = self._graphs.get(self._open.assistant)
+        nodes = [node.id for node in graph.nodes if not node.id.startswith("__")] if graph else []
+        values = {k: v for k, v in base.values.items() if k != "__interrupt__"}
+
+        async def submit(new_values: dict, as_node: str | None) -> str | None:
+            try:
+                await backend.update_state(
+                    thread_id, new_values, as_node=as_node, checkpoint_id=fork_from.checkpoint_id if fork_from else None
+                )
+            except BackendError as error:
+                return sentence(error, error.hint)
+            return None
+
+        result = await self.app.push_screen_wait(
+            EditStateScreen(values, submit, key=key, nodes=nodes, fork_from=fork_from)
+        )
+        if result is not None:
+            self.notify("Forked: the new head is the edited checkpoint." if fork_from else "State updated.", timeout=3)
+            self.show_live()
+            self.post_message(self.Forked(thread_id))
+
+    def fork(self) -> None:
+        if not self._timeline_ready() or not self._forks():
+            return
+        checkpoint = self._past_checkpoint()
+        if checkpoint is None:
+            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
+            return
+        self.fork_at(checkpoint)
+
+    @work(group="fork")
+    async def fork_at(self, checkpoint: ThreadState) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        thread_id = self._open_thread_id
+        assert backend is not None and thread_id is not None
+        try:
+            await backend.update_state(thread_id, None, checkpoint_id=checkpoint.checkpoint_id)
+        except BackendError as error:
+            report(self, error, "Forking")
+            return
+        self.notify(f"Forked at step {checkpoint.step}: that checkpoint is the new head.", timeout=3)
+        self.show_live()
+        self.post_message(self.Forked(thread_id))
+
+    def replay(self) -> None:
+        if not self._timeline_ready() or self._run_streams or not self._forks():
+            return
+        checkpoint = self._past_checkpoint()
+        if checkpoint is None:
+            self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
+            return
+        self.show_live()
+        self.post_message(self.ReplayRequested(self._open_thread_id, checkpoint))  # type: ignore[arg-type, attr-defined]
+
+    def edit_resend(self) -> None:
+        state = self._open.thread_state if self._open is not None else None
+        if not self._timeline_ready() or self._run_streams or state is None or not self._forks():
+            return
+        human = next((m for m in reversed(state.messages) if m.type == "human" and not m.hidden), None)
+        if human is None:
+            self.notify("This thread has no message of yours to edit.", severity="warning")
+            return
+        self.edit_and_resend(human)
+
+    @work(group="modal")
+    async def edit_and_resend(self, human: ChatMessage) -> None:
+        """Fork at the checkpoint before the last human message and run the edited one."""
+        assert self._open is not None
+        thread_id, state = self._open.thread_id, self._open.thread_state
+        assert thread_id is not None and state is not None
+        fork_point = fork_point_for_message(self.timeline.checkpoints, human.id, state.checkpoint_id or None)
+        if fork_point is None:
+            self.notify("The checkpoint before that message is not loaded: scroll the timeline further back.", severity="warning")
+            return
+        text = await self.app.push_screen_wait(PromptScreen("Edit and resend your message", human.text))
+        if text is None:
+            return
+        self.post_message(self.ResendRequested(thread_id, fork_point, text))

@@ -1,0 +1,264 @@
+"""The conversation's runs: streaming a run into the chat, run status and event log, joining
+a run in progress, rejoining one whose stream was cut, replaying and resending from a
+checkpoint, and putting the thread's row, header and inspector right when a run ends.
+
+`ConversationRuns` is the base of Conversation (conversation.py), which provides the widgets
+and the open thread; every run worker is in the exclusive group "run".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import TYPE_CHECKING, Protocol
+
+from textual import work
+from textual.containers import Vertical
+from textual.content import Content
+
+from app.backends.base import BackendError, ServerError, Unreachable
+from app.human_input import detect_pending
+from app.models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
+from app.run_target import refused_assistant
+from app.streaming import pump
+from app.thread_ops import final_state, state_detail
+from app.ui.report import gone, report
+from app.ui.text import clean
+
+if TYPE_CHECKING:
+    from app.human_input import PendingInput
+    from app.ui.widgets.chat_log import ChatLog
+    from app.ui.widgets.composer import Composer
+    from app.ui.widgets.run_status import RunStatus
+
+
+class Rows(Protocol):
+    """The thread browser's rows, as the conversation uses them."""
+
+    def thread(self, thread_id: str) -> ThreadSummary | None: ...
+    def update_thread(self, thread: ThreadSummary) -> None: ...
+    def mark_waiting(self, thread_id: str, waiting: bool) -> None: ...
+    def insert_thread(self, summary: ThreadSummary, *, open_it: bool = True) -> None: ...
+
+
+class StateView(Protocol):
+    """The inspector, as the conversation uses it."""
+
+    def show_state(self, state: ThreadState) -> None: ...
+    def stream_modes(self) -> list[str]: ...
+    def run_began(self) -> None: ...
+    def add_events(self, events: list[RunEvent], count: int) -> None: ...
+    def load_history(self, thread_id: str) -> object: ...
+    def load_graph(self, state: ThreadState, assistant: str) -> object: ...
+
+
+class ConversationRuns(Vertical):
+    thread_id: str | None
+    thread_state: ThreadState | None
+    _rows: Rows
+    _inspector: StateView
+
+    if TYPE_CHECKING:  # what Conversation provides
+        chat: ChatLog
+        composer: Composer
+        run_status: RunStatus
+
+        def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None: ...
+        def ask_human(self, thread_id: str, pending: list[PendingInput]) -> object: ...
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.run_id: str | None = None
+        self._wrong_graph: BackendError | None = None
+        """The server refused the last run's assistant or graph (set by stream_into_chat)."""
+        self._cut_run: tuple[str, str, str] | None = None
+        """(thread id, run id, last event id read) of a run whose stream was cut: rejoined
+        from there when the server is back."""
+
+    @property
+    def run_in_progress(self) -> bool:
+        return any(w.group == "run" and w.is_running for w in self.workers)
+
+    @property
+    def assistant(self) -> str:
+        """The assistant or graph a run on the open thread goes to ("" when nothing says)."""
+        return self.assistant_for(self.thread_id)
+
+    def assistant_for(self, thread_id: str | None) -> str:
+        summary = self._rows.thread(thread_id) if thread_id else None
+        return self.app.assistant_of(summary, thread_id)  # type: ignore[attr-defined]
+
+    def _run_request(self, thread_id: str, input: dict | None, **kwargs) -> RunRequest:
+        options = self.app.run_options  # type: ignore[attr-defined]
+        return RunRequest(
+            assistant_id=self.assistant_for(thread_id),
+            input=input,
+            context=options.context(),
+            configurable=options.configurable(),
+            stream_modes=self._inspector.stream_modes(),
+            multitask_strategy="reject",
+            **kwargs,
+        )
+
+    def rejoin_cut_run(self) -> bool:
+        """The server is back: follow the run whose stream was cut, if its thread is open."""
+        if self._cut_run is not None:
+            thread_id, run_id, last_event_id = self._cut_run
+            self._cut_run = None
+            if thread_id == self.thread_id:
+                self.rejoin_run(thread_id, run_id, last_event_id)
+                return True
+        return False
+
+    @work(exclusive=True, group="run")
+    async def rejoin_run(self, thread_id: str, run_id: str, last_event_id: str) -> None:
+        """Follow a run whose stream was cut, from the last event read (the server replays
+        what it sent meanwhile); the final state puts the reply right."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        await self.chat.add_notice(Content.styled("reconnected: following the run again", "dim italic"))
+        await self.stream_into_chat(
+            backend.join_stream(thread_id, run_id, last_event_id or None), thread_id, "Rejoining the run"
+        )
+
+    @work(exclusive=True, group="run")
+    async def join_run(self, thread_id: str) -> None:
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        await self.chat.add_notice(Content.styled("joined the run in progress", "dim italic"))
+        await self.stream_into_chat(backend.join_stream(thread_id), thread_id, "Joining the run")
+
+    @work(exclusive=True, group="run")
+    async def replay_from(self, thread_id: str, checkpoint: ThreadState) -> None:
+        """Run again from a checkpoint (no new input): the graph continues from there."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        await self.chat.show_messages(
+            checkpoint.messages, notice=Content.styled(f"replaying from step {checkpoint.step}", "dim italic")
+        )
+        await self.stream_into_chat(
+            backend.stream_run(thread_id, self._run_request(thread_id, None, checkpoint_id=checkpoint.checkpoint_id)),
+            thread_id,
+            "Replaying",
+        )
+        self._inspector.load_history(thread_id)
+
+    @work(exclusive=True, group="run")
+    async def resend(self, thread_id: str, fork_point: ThreadState, text: str) -> None:
+        """Run the edited message from the checkpoint before the one it replaces (a fork)."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        assert backend is not None
+        await self.chat.show_messages(fork_point.messages)
+        message = ChatMessage(id=str(uuid.uuid4()), type="human", text=text)
+        request = self._run_request(
+            thread_id,
+            {"messages": [{"type": "human", "content": text, "id": message.id}]},
+            checkpoint_id=fork_point.checkpoint_id,
+        )
+        await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Resending", echo=message)
+        self._inspector.load_history(thread_id)
+
+    @work(exclusive=True, group="run")
+    async def stream_answer(self, events, thread_id: str) -> None:
+        self._rows.mark_waiting(thread_id, False)
+        await self.stream_into_chat(events, thread_id, "Answering")
+
+    async def stream_into_chat(
+        self, events, thread_id: str, doing: str, echo: ChatMessage | None = None
+    ) -> bool:
+        """Show a run's events in the chat; False if the server refused the run.
+
+        `echo` (the human message being sent) shows at once; if the server refuses the run
+        it is taken back out and its text returns to the composer.
+        """
+        chat, status, inspector = self.chat, self.run_status, self._inspector
+        status.begin()
+        inspector.run_began()
+        accepted = echo is None
+        outcome, detail, last_event_id = "idle", "", ""
+        if echo is not None:
+            await chat.add_echo(echo)
+            self.composer.clear()
+
+        async def apply(batch: list[RunEvent], count: int) -> None:
+            nonlocal accepted, outcome, detail, last_event_id
+            if gone(self):
+                return
+            accepted = True
+            node = ""
+            for event in batch:
+                if event.kind == "metadata":
+                    self.run_id = event.run_id or self.run_id
+                elif event.kind == "interrupt":
+                    outcome, detail = "waiting", "the agent is waiting for your answer"
+                elif event.kind == "error":
+                    outcome, detail = "error", event.text or "the run failed"
+                node = event.node or node
+                last_event_id = event.event_id or last_event_id
+            status.count(count, node)
+            inspector.add_events(batch, count)
+            try:
+                await chat.apply_events(batch)
+            except Exception:
+                if gone(self):  # taken down while it drew: the app is closing
+                    return
+                raise
+
+        try:
+            with self.app.collector.busy():  # type: ignore[attr-defined]
+                await pump(events, apply)
+        except BackendError as error:
+            if not accepted and echo is not None and refused_assistant(error.message):
+                self._wrong_graph = error  # the sender asks for another graph instead
+            else:
+                report(self, error, doing)
+            if not accepted and echo is not None:
+                await chat.remove_message(echo.id)
+                if not self.composer.text.strip():
+                    self.composer.show_draft(echo.text)
+                status.end("error", str(error))
+                return False
+            outcome, detail = "error", str(error)
+            if isinstance(error, (Unreachable, ServerError)) and self.run_id:
+                self._cut_run = (thread_id, self.run_id, last_event_id)
+                outcome, detail = "offline", "the stream was cut; it is rejoined when the server is back"
+        except asyncio.CancelledError:
+            status.end("idle")
+            raise
+        final = None
+        if outcome != "offline":  # (else the reply stays open: the rejoined run continues it)
+            final = await final_state(self.app.backend, thread_id)  # type: ignore[attr-defined]
+            await chat.finish_run(final.messages if final is not None else None)
+        if outcome == "error":
+            await chat.add_notice(
+                Content.assemble(("run failed: ", "bold $error"), clean(detail)), "chat-notice -error"
+            )
+        status.end(outcome, detail)
+        self.run_id = None
+        self.refresh_thread_row(thread_id, final)
+        if thread_id == self.thread_id:
+            self._inspector.load_history(thread_id)
+        return True
+
+    @work(group="row", exit_on_error=False)
+    async def refresh_thread_row(
+        self, thread_id: str, state: ThreadState | None = None, ask: bool = True
+    ) -> None:
+        """After a run: the row's status and title, the header and the inspector; and if
+        the agent now waits for a person, ask them."""
+        backend = self.app.backend  # type: ignore[attr-defined]
+        if backend is None:
+            return
+        try:
+            thread = await backend.get_thread(thread_id)
+            state = state or await backend.get_state(thread_id)
+        except BackendError:
+            return
+        self._rows.update_thread(thread)
+        if thread_id == self.thread_id:
+            self.thread_state = state
+            self.show_header(state, thread)
+            self._inspector.show_state(state)
+            if ask and (pending := detect_pending(state)):
+                self.run_status.end("waiting", state_detail(state, pending))
+                self.ask_human(thread_id, pending)
