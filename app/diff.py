@@ -136,12 +136,12 @@ class StateDiff:
                 "messages",
                 detail=f"{self.message_count_before} → {self.message_count_after}",
             )
-            for number, change in enumerate(self.messages):
+            for number, message in enumerate(self.messages):
                 if number == max_messages:
                     yield DiffLine("info", f"… {len(self.messages) - max_messages} more message changes")
                     break
-                label = change.type + (f" {change.name}" if change.name else "")
-                yield DiffLine(change.kind, label, after=change.preview, detail=f"#{change.index}")
+                label = message.type + (f" {message.name}" if message.name else "")
+                yield DiffLine(message.kind, label, after=message.preview, detail=f"#{message.index}")
         if self.todos:
             yield DiffLine("section", "todos")
             for todo in self.todos:

@@ -51,7 +51,8 @@ def validate_args(args: Any, schema: dict[str, Any] | None, path: str = "args") 
         for key in schema.get("required") or []:
             if key not in args:
                 problems.append(f"{path}: missing required key {key!r}")
-        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        declared = schema.get("properties")
+        properties: dict[str, Any] = declared if isinstance(declared, dict) else {}
         for key, sub in properties.items():
             if key in args and isinstance(sub, dict):
                 problems += validate_args(args[key], sub, f"{path}.{key}")

@@ -65,9 +65,9 @@ def detect_pending(state: ThreadState, status: str | None = None) -> list[Pendin
         return found
     for dialect in DIALECTS:
         if dialect.reads == "state":
-            pending = dialect.detect(state)
-            if pending is not None:
-                return [pending]
+            detected = dialect.detect(state)
+            if detected is not None:
+                return [detected]
     return []
 
 
