@@ -49,7 +49,7 @@ from app.models import (
 )
 from app.run_target import graphs_in_refusal
 
-from app.backends.langgraph.connection import Connection, _is_uuid
+from app.backends.langgraph.connection import Connection, is_uuid
 
 THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
@@ -164,7 +164,7 @@ class LangGraphBackend(Connection):
         graph_id: str | None = None,
         supersteps: list[dict[str, Any]] | None = None,
     ) -> ThreadSummary:
-        if thread_id is not None and not _is_uuid(thread_id):
+        if thread_id is not None and not is_uuid(thread_id):
             raise Invalid(
                 f"A thread id must be a UUID (like {uuid.uuid4()}); {thread_id!r} is not one."
             )
@@ -338,7 +338,7 @@ class LangGraphBackend(Connection):
 
     async def _assistant_uuid(self, assistant_id: str) -> str:
         """An assistant's UUID; a graph id ("agent") is resolved to its first assistant."""
-        if _is_uuid(assistant_id):
+        if is_uuid(assistant_id):
             return assistant_id
         if assistant_id not in self._assistant_ids:
             rows = await self._call(f"find the assistant of graph {assistant_id}", lambda c: c.assistants.search(

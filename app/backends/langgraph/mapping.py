@@ -79,11 +79,11 @@ def _str(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else list(value) if isinstance(value, tuple) else []
 
 
@@ -126,7 +126,7 @@ def approx_size(data: Any) -> int:
 
 # --- content ----------------------------------------------------------------------------------
 
-def _reasoning_of_block(block: dict) -> str:
+def _reasoning_of_block(block: dict[str, Any]) -> str:
     kind = block.get("type")
     if kind == "redacted_thinking":
         return "[redacted thinking]"
@@ -140,7 +140,7 @@ def _reasoning_of_block(block: dict) -> str:
     return ""
 
 
-def _placeholder(block: dict, kind: str) -> str:
+def _placeholder(block: dict[str, Any], kind: str) -> str:
     if kind in _MEDIA:
         return f"[{_MEDIA[kind]}]"
     if kind == "file" or kind == "input_file":
@@ -195,7 +195,7 @@ def content_text(content: Any) -> tuple[str, str]:
     return "".join(text), "".join(reasoning)
 
 
-def _kwargs_reasoning(kwargs: dict) -> str:
+def _kwargs_reasoning(kwargs: dict[str, Any]) -> str:
     value = kwargs.get("reasoning_content")
     if isinstance(value, str):
         return value
@@ -225,7 +225,7 @@ def _tool_call(raw: Any) -> ToolCall | None:
     return _build(ToolCall, id=_str(raw.get("id")), name=_str(name), args=args)
 
 
-def _tool_calls(d: dict, kwargs: dict) -> list[ToolCall]:
+def _tool_calls(d: dict[str, Any], kwargs: dict[str, Any]) -> list[ToolCall]:
     raw = d.get("tool_calls")
     if not raw:
         raw = kwargs.get("tool_calls")
@@ -327,7 +327,7 @@ def needs_second_text(extracted: Any) -> bool:
     )
 
 
-def _title_from_extracted(extracted: dict, metadata: dict) -> str:
+def _title_from_extracted(extracted: dict[str, Any], metadata: dict[str, Any]) -> str:
     first = ""
     if message_type(extracted.get("type0")) == "human":
         first = content_text(extracted.get("text0"))[0]
@@ -343,7 +343,7 @@ def thread_from_dict(d: Any) -> ThreadSummary:
     metadata = _dict(d.get("metadata"))
     values = d.get("values")
     extracted = d.get("extracted")
-    last: dict = {}
+    last: dict[str, Any] = {}
     if isinstance(values, dict):
         title = thread_title(values, metadata)
         has_title = "title" in values
@@ -373,7 +373,7 @@ def thread_from_dict(d: Any) -> ThreadSummary:
     )
 
 
-def _checkpoint_id(d: dict, key: str, config_key: str) -> str:
+def _checkpoint_id(d: dict[str, Any], key: str, config_key: str) -> str:
     value = d.get(f"{key}_id")
     if isinstance(value, str) and value:
         return value

@@ -130,6 +130,8 @@ class TenXGraphBackend(Connection):
 
     async def get_thread(self, thread_id: str) -> ThreadSummary:
         """The thread row, with status and title taken from its state."""
+        row: dict[str, Any] | None | BaseException
+        state: dict[str, Any] | None | BaseException
         row, state = await asyncio.gather(
             self._get_thread_row(thread_id),
             self._get_raw_state(thread_id),
