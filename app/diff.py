@@ -197,7 +197,7 @@ def _detail(old: Any, new: Any) -> str:
             return f"+{len(new) - len(old)} appended"
         if len(new) < len(old) and old[: len(new)] == new:
             return f"-{len(old) - len(new)} from the end"
-        same = sum(1 for a, b in zip(old, new) if a == b)
+        same = sum(1 for a, b in zip(old, new, strict=False) if a == b)
         return f"{min(len(old), len(new)) - same} of {min(len(old), len(new))} items differ" + (
             f", {len(new) - len(old):+d} items" if len(new) != len(old) else ""
         )
@@ -310,7 +310,9 @@ def diff_todos(old: Any, new: Any) -> list[TodoChange]:
     before = dict(_todo_items(old))
     after_items = _todo_items(new)
     after = dict(after_items)
-    changes = [TodoChange("removed", content, status, "") for content, status in _todo_items(old) if content not in after]
+    changes = [
+        TodoChange("removed", content, status, "") for content, status in _todo_items(old) if content not in after
+    ]
     for content, status in after_items:
         if content not in before:
             changes.append(TodoChange("added", content, "", status))

@@ -14,9 +14,8 @@ import re
 import uuid
 from typing import TYPE_CHECKING
 
-from app.models import ThreadQuery, ThreadSummary
-
 from app.backends.base import ListsGraphs
+from app.models import ThreadQuery, ThreadSummary
 
 if TYPE_CHECKING:
     from app.backends.base import Backend

@@ -28,6 +28,7 @@ from app.backends.base import Conflict, Invalid, NotFound
 from app.backends.detect import GATEWAY_SERVICE, origin
 from app.backends.langgraph.client import LangGraphBackend
 from app.backends.langgraph.connection import is_uuid
+from app.backends.langgraph.mapping import thread_from_dict
 from app.models import (
     Capabilities,
     GraphInfo,
@@ -37,7 +38,6 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
-from app.backends.langgraph.mapping import thread_from_dict
 
 NAME = "DeerFlow's Gateway"
 STREAM_MODES = ("values", "messages-tuple", "updates", "custom")

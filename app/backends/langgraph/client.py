@@ -31,6 +31,7 @@ from app.backends.base import (
     ServerError,
 )
 from app.backends.http import graph_info
+from app.backends.langgraph.connection import Connection, is_uuid
 from app.backends.langgraph.mapping import (
     SECOND_TEXT_EXTRACT,
     TITLE_EXTRACT,
@@ -50,8 +51,6 @@ from app.models import (
     ThreadSummary,
 )
 from app.run_target import graphs_in_refusal
-
-from app.backends.langgraph.connection import Connection, is_uuid
 
 THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
@@ -370,8 +369,9 @@ class LangGraphBackend(Connection):
 
     async def get_schemas(self, assistant_id: str) -> dict[str, Any]:
         uuid_ = await self._assistant_uuid(assistant_id)
-        schemas: object = await self._call(f"get the schemas of {assistant_id}", lambda c: c.assistants.get_schemas(uuid_),
-                                   retry=True)
+        schemas: object = await self._call(
+            f"get the schemas of {assistant_id}", lambda c: c.assistants.get_schemas(uuid_), retry=True
+        )
         return schemas if isinstance(schemas, dict) else {}
 
 

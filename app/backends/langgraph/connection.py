@@ -45,7 +45,6 @@ from app.models import (
     RunEvent,
 )
 
-
 T = TypeVar("T")
 THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes

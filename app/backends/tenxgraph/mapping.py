@@ -4,8 +4,8 @@ the messages a client sends in 10xGraph's shape."""
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 import json
+from collections import Counter
 from datetime import datetime
 from typing import Any
 

@@ -15,8 +15,8 @@ from app.human_input.dialects.base import Dialect, resume
 from app.human_input.models import (
     Answer,
     AnswerError,
-    FormField,
     FieldType,
+    FormField,
     HumanResponse,
     Option,
     PendingInput,
@@ -113,8 +113,9 @@ def normalize_fields(raw: Any) -> list[FormField]:
         names.add(name)
         raw_type = entry.get("type")
         field_type: FieldType = raw_type if is_field_type(raw_type) else "text"
-        options = normalize_options(entry.get("options"), f"{name}-option") if field_type in ("select", "multi_select") else []
-        if field_type in ("select", "multi_select") and not options:
+        choosing = field_type in ("select", "multi_select")
+        options = normalize_options(entry.get("options"), f"{name}-option") if choosing else []
+        if choosing and not options:
             field_type = "text"
         required = entry.get("required")
         if isinstance(required, str):
