@@ -9,6 +9,7 @@ variables that hold them.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -17,7 +18,6 @@ import platformdirs
 
 if TYPE_CHECKING:
     from app.backends.base import Credentials
-    from app.settings_file import Profile
 
 APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
@@ -46,6 +46,23 @@ def default_data_dir() -> Path:
 
 
 @dataclass
+class Profile:
+    name: str
+    url: str
+    backend: str = "auto"
+    api_key_env: str | None = None
+    """The name of the environment variable holding this server's key (never the key)."""
+    assistant_id: str | None = None
+    email: str | None = None
+    password_env: str | None = None
+    """The name of the environment variable holding the password (never the password)."""
+
+    def key_is_set(self, environ: Mapping[str, str] | None = None) -> bool:
+        environ = os.environ if environ is None else environ
+        return bool(self.api_key_env and environ.get(self.api_key_env))
+
+
+@dataclass
 class Settings:
     url: str | None = None
     """None: start the embedded server."""
@@ -70,7 +87,7 @@ class Settings:
     """Binding id -> keys, from the config file's [keymap]."""
     run_options: dict[str, Any] = field(default_factory=dict)
     """The config file's [run_options] (assistant_id, send_as, option values)."""
-    profiles: dict[str, "Profile"] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)
     config_path: Path | None = None
     """Where the theme is remembered; None (tests, scripts): nothing is ever written."""
     config_problems: list[str] = field(default_factory=list)
