@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
 
+# Said here too for the CLI and the connection screen, which check a key before any backend exists.
+from app.backends.headers import api_key_problem as api_key_problem
+
 if TYPE_CHECKING:
     from app.backends.base import Credentials
 
@@ -24,21 +27,6 @@ API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY
 PASSWORD_ENV = "THREADBENCH_PASSWORD"
 
 BackendKind = Literal["auto", "langgraph", "10xgraph", "deerflow-gateway"]
-
-
-def api_key_problem(key: str | None) -> str | None:
-    """Why `key` cannot be sent in an HTTP header (None if it can): a key pasted with a
-    space, a line break or a typographic dash in it. The reason never quotes the key."""
-    if not key:
-        return None
-    for position, char in enumerate(key, 1):
-        if not 0x21 <= ord(char) <= 0x7E:
-            what = "a space" if char == " " else f"the character U+{ord(char):04X}"
-            return (
-                f"has {what} at position {position} of {len(key)}, which cannot be sent in an "
-                "HTTP header (was it pasted with a line break, a space or a typographic dash?)"
-            )
-    return None
 
 
 def default_data_dir() -> Path:
@@ -131,7 +119,7 @@ class Settings:
             return self.password
         return next((os.environ[name] for name in self.password_env_vars() if os.environ.get(name)), None)
 
-    def credentials(self) -> "Credentials | None":
+    def credentials(self) -> Credentials | None:
         """The email and password to log in with, when an email is given."""
         from app.backends.base import Credentials
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from app.backends.base import Backend, Credentials, Invalid, LoginRequired, Unreachable
-from app.config import api_key_problem
+from app.backends.headers import api_key_problem
 
 if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the app's start-up
     import httpx

@@ -35,6 +35,7 @@ from app.backends.langgraph.connection import Connection, is_uuid
 from app.backends.langgraph.mapping import (
     SECOND_TEXT_EXTRACT,
     TITLE_EXTRACT,
+    graphs_in_refusal,
     needs_second_text,
     state_from_dict,
     thread_from_dict,
@@ -50,7 +51,6 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
-from app.run_target import graphs_in_refusal
 
 THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
