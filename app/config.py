@@ -9,15 +9,18 @@ variables that hold them.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import platformdirs
 
+# Said here too for the CLI and the connection screen, which check a key before any backend exists.
+from app.backends.headers import api_key_problem as api_key_problem
+
 if TYPE_CHECKING:
     from app.backends.base import Credentials
-    from app.settings_file import Profile
 
 APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
@@ -26,23 +29,25 @@ PASSWORD_ENV = "THREADBENCH_PASSWORD"
 BackendKind = Literal["auto", "langgraph", "10xgraph", "deerflow-gateway"]
 
 
-def api_key_problem(key: str | None) -> str | None:
-    """Why `key` cannot be sent in an HTTP header (None if it can): a key pasted with a
-    space, a line break or a typographic dash in it. The reason never quotes the key."""
-    if not key:
-        return None
-    for position, char in enumerate(key, 1):
-        if not 0x21 <= ord(char) <= 0x7E:
-            what = "a space" if char == " " else f"the character U+{ord(char):04X}"
-            return (
-                f"has {what} at position {position} of {len(key)}, which cannot be sent in an "
-                "HTTP header (was it pasted with a line break, a space or a typographic dash?)"
-            )
-    return None
-
-
 def default_data_dir() -> Path:
     return Path(os.environ.get("THREADBENCH_DATA_DIR") or platformdirs.user_data_dir(APP_NAME))
+
+
+@dataclass
+class Profile:
+    name: str
+    url: str
+    backend: str = "auto"
+    api_key_env: str | None = None
+    """The name of the environment variable holding this server's key (never the key)."""
+    assistant_id: str | None = None
+    email: str | None = None
+    password_env: str | None = None
+    """The name of the environment variable holding the password (never the password)."""
+
+    def key_is_set(self, environ: Mapping[str, str] | None = None) -> bool:
+        environ = os.environ if environ is None else environ
+        return bool(self.api_key_env and environ.get(self.api_key_env))
 
 
 @dataclass
@@ -70,7 +75,7 @@ class Settings:
     """Binding id -> keys, from the config file's [keymap]."""
     run_options: dict[str, Any] = field(default_factory=dict)
     """The config file's [run_options] (assistant_id, send_as, option values)."""
-    profiles: dict[str, "Profile"] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)
     config_path: Path | None = None
     """Where the theme is remembered; None (tests, scripts): nothing is ever written."""
     config_problems: list[str] = field(default_factory=list)
@@ -114,7 +119,7 @@ class Settings:
             return self.password
         return next((os.environ[name] for name in self.password_env_vars() if os.environ.get(name)), None)
 
-    def credentials(self) -> "Credentials | None":
+    def credentials(self) -> Credentials | None:
         """The email and password to log in with, when an email is given."""
         from app.backends.base import Credentials
 

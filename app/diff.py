@@ -136,12 +136,12 @@ class StateDiff:
                 "messages",
                 detail=f"{self.message_count_before} → {self.message_count_after}",
             )
-            for number, change in enumerate(self.messages):
+            for number, message in enumerate(self.messages):
                 if number == max_messages:
                     yield DiffLine("info", f"… {len(self.messages) - max_messages} more message changes")
                     break
-                label = change.type + (f" {change.name}" if change.name else "")
-                yield DiffLine(change.kind, label, after=change.preview, detail=f"#{change.index}")
+                label = message.type + (f" {message.name}" if message.name else "")
+                yield DiffLine(message.kind, label, after=message.preview, detail=f"#{message.index}")
         if self.todos:
             yield DiffLine("section", "todos")
             for todo in self.todos:
@@ -197,7 +197,7 @@ def _detail(old: Any, new: Any) -> str:
             return f"+{len(new) - len(old)} appended"
         if len(new) < len(old) and old[: len(new)] == new:
             return f"-{len(old) - len(new)} from the end"
-        same = sum(1 for a, b in zip(old, new) if a == b)
+        same = sum(1 for a, b in zip(old, new, strict=False) if a == b)
         return f"{min(len(old), len(new)) - same} of {min(len(old), len(new))} items differ" + (
             f", {len(new) - len(old):+d} items" if len(new) != len(old) else ""
         )
@@ -310,7 +310,9 @@ def diff_todos(old: Any, new: Any) -> list[TodoChange]:
     before = dict(_todo_items(old))
     after_items = _todo_items(new)
     after = dict(after_items)
-    changes = [TodoChange("removed", content, status, "") for content, status in _todo_items(old) if content not in after]
+    changes = [
+        TodoChange("removed", content, status, "") for content, status in _todo_items(old) if content not in after
+    ]
     for content, status in after_items:
         if content not in before:
             changes.append(TodoChange("added", content, "", status))

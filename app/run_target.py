@@ -14,16 +14,17 @@ import re
 import uuid
 from typing import TYPE_CHECKING
 
-from app.models import ThreadQuery, ThreadSummary
-
 from app.backends.base import ListsGraphs
+
+# Read from the server's refusal; here too for the UI, which asks this module for the graphs.
+from app.backends.langgraph.mapping import graphs_in_refusal as graphs_in_refusal
+from app.models import ThreadQuery, ThreadSummary
 
 if TYPE_CHECKING:
     from app.backends.base import Backend
 
 # The LangGraph server names each graph's default assistant uuid5(this, graph_id).
 _GRAPH_NAMESPACE = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
-_REGISTERED = re.compile(r"registered graphs:\s*(.+)", re.IGNORECASE | re.DOTALL)
 _INVALID_ASSISTANT = re.compile(r"invalid assistant", re.IGNORECASE)
 
 
@@ -40,15 +41,6 @@ def thread_graph(thread: ThreadSummary | None) -> str:
 def refused_assistant(message: str) -> bool:
     """The server refused a run because it has no such assistant or graph."""
     return bool(_INVALID_ASSISTANT.search(message))
-
-
-def graphs_in_refusal(message: str) -> list[str]:
-    """The graph ids a LangGraph server lists when it refuses an unknown assistant."""
-    found = _REGISTERED.search(message)
-    if not found:
-        return []
-    names = (name.strip().strip("'\".") for name in found.group(1).splitlines()[0].split(","))
-    return [name for name in names if name]
 
 
 async def server_graphs(backend: Backend, sample: int = 50) -> tuple[list[str], bool]:

@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     api_key, app_args = pop_option(app_args, "--api-key")
     if api_key:
         os.environ["LANGGRAPH_API_KEY"] = api_key  # inherited by each app process
-    from app.__main__ import UsageError, ask_password, settings_from_args
-    from app.__main__ import build_parser as app_parser
+    from app.cli import UsageError, ask_password, settings_from_args
+    from app.cli import build_parser as app_parser
     from app.config import PASSWORD_ENV
 
     try:

@@ -43,7 +43,7 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from app.config import APP_NAME, Settings, default_data_dir
+from app.config import APP_NAME, Profile, Settings, default_data_dir
 
 CONFIG_ENV = "THREADBENCH_CONFIG"
 PROFILE_ENV = "THREADBENCH_PROFILE"
@@ -65,23 +65,6 @@ def config_path(environ: Mapping[str, str] | None = None) -> Path:
     if override := environ.get(CONFIG_ENV):
         return Path(override).expanduser()
     return Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
-
-
-@dataclass
-class Profile:
-    name: str
-    url: str
-    backend: str = "auto"
-    api_key_env: str | None = None
-    """The name of the environment variable holding this server's key (never the key)."""
-    assistant_id: str | None = None
-    email: str | None = None
-    password_env: str | None = None
-    """The name of the environment variable holding the password (never the password)."""
-
-    def key_is_set(self, environ: Mapping[str, str] | None = None) -> bool:
-        environ = os.environ if environ is None else environ
-        return bool(self.api_key_env and environ.get(self.api_key_env))
 
 
 @dataclass

@@ -71,7 +71,9 @@ class ThreadWindow:
         self.chunks[0].rows = max(0, self.chunks[0].rows + len(threads) - len(self.threads))
         self.threads = list(threads)
 
-    def append(self, threads: list[ThreadSummary], start: int, end: int, exhausted: bool) -> tuple[list[ThreadSummary], int] | None:
+    def append(
+        self, threads: list[ThreadSummary], start: int, end: int, exhausted: bool
+    ) -> tuple[list[ThreadSummary], int] | None:
         """Add the rows of server offsets `start` to `end` below the window; returns the
         rows added and how many rows were dropped from the top, or None when the window
         no longer ends at `start` (it changed while the page was fetched)."""

@@ -88,6 +88,9 @@ class TimelineModel:
     """Rows for the checkpoints loaded so far, extended a page at a time."""
 
     def __init__(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
         self.rows: list[TimelineRow] = []
         self.by_id: dict[str, int] = {}
         self.children: dict[str, list[str]] = {}
@@ -115,7 +118,7 @@ class TimelineModel:
         return row.checkpoint if row is not None else None
 
     def reset(self) -> None:
-        self.__init__()
+        self._clear()
 
     def append(self, page: list[ThreadState]) -> list[int]:
         """Add an older page (newest first). Returns the indices of earlier rows whose

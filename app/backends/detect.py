@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from app.backends.base import Backend, Credentials, Invalid, LoginRequired, Unreachable
-from app.config import api_key_problem
+from app.backends.headers import api_key_problem
 
 if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the app's start-up
     import httpx
+
+    from app.backends.deerflow.session_auth import SessionAuth
 
 BackendKind = Literal["langgraph", "10xgraph", "deerflow-gateway"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph", "deerflow-gateway")
@@ -134,7 +136,7 @@ async def detect_backend_kind(
     )
 
 
-async def _log_in(session, client: httpx.AsyncClient, base: str) -> None:
+async def _log_in(session: SessionAuth, client: httpx.AsyncClient, base: str) -> None:
     import httpx
 
     try:

@@ -90,6 +90,7 @@ __all__ = [
     "parse_generic",
     "parse_human_input_request",
     "pending_for_thread",
+    "pending_from_value",
     "refusal_text",
     "response_of",
     "submit_answer",

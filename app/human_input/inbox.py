@@ -64,5 +64,10 @@ async def gather_inbox(
 
     found = await asyncio.gather(*(check(t) for t in candidates.values()))
     items = [item for item in found if item is not None]
-    items.sort(key=lambda item: (item.thread.updated_at is None, -(item.thread.updated_at.timestamp() if item.thread.updated_at else 0)))
+    items.sort(
+        key=lambda item: (
+            item.thread.updated_at is None,
+            -(item.thread.updated_at.timestamp() if item.thread.updated_at else 0),
+        )
+    )
     return items

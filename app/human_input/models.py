@@ -7,7 +7,7 @@ PendingInput and turns a HumanResponse into an Answer.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +16,12 @@ from app.models import ChatMessage, RunRequest, ThreadSummary
 PendingKind = Literal["clarification", "hitl", "agent_inbox", "deerflow", "seed_clarification", "generic"]
 DecisionType = Literal["approve", "edit", "reject", "respond", "ignore"]
 FieldType = Literal["text", "textarea", "number", "select", "multi_select", "checkbox", "date"]
-FIELD_TYPES: tuple[str, ...] = ("text", "textarea", "number", "select", "multi_select", "checkbox", "date")
+FIELD_TYPES: tuple[FieldType, ...] = ("text", "textarea", "number", "select", "multi_select", "checkbox", "date")
+
+
+def is_field_type(value: object) -> TypeGuard[FieldType]:
+    """Whether `value` names one of the form field types."""
+    return value in FIELD_TYPES
 
 CLARIFICATION_KINDS = {
     "missing_info": "missing info",

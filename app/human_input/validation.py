@@ -51,7 +51,8 @@ def validate_args(args: Any, schema: dict[str, Any] | None, path: str = "args") 
         for key in schema.get("required") or []:
             if key not in args:
                 problems.append(f"{path}: missing required key {key!r}")
-        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        declared = schema.get("properties")
+        properties: dict[str, Any] = declared if isinstance(declared, dict) else {}
         for key, sub in properties.items():
             if key in args and isinstance(sub, dict):
                 problems += validate_args(args[key], sub, f"{path}.{key}")
@@ -78,7 +79,9 @@ def parse_args_json(text: str, name: str = "") -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise AnswerError(f"The arguments{where} are not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).") from None
+        raise AnswerError(
+            f"The arguments{where} are not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
+        ) from None
     if not isinstance(value, dict):
         raise AnswerError(f"The arguments{where} must be a JSON object, like {{\"path\": \"notes.md\"}}.")
     return value
@@ -118,7 +121,10 @@ def validate_form(fields: list[FormField], values: dict[str, Any]) -> dict[str, 
                 problems.append(f"{field.title}: must be checked")
             continue
         if field.type == "multi_select":
-            chosen = [str(v) for v in (raw or []) if str(v).strip()] if isinstance(raw, (list, tuple)) else ([str(raw)] if raw else [])
+            if isinstance(raw, (list, tuple)):
+                chosen = [str(v) for v in (raw or []) if str(v).strip()]
+            else:
+                chosen = [str(raw)] if raw else []
             known = {str(o.value) for o in field.options}
             bad = [v for v in chosen if v not in known]
             if bad:

@@ -26,7 +26,9 @@ from typing import Any
 
 from app.backends.base import Conflict, Invalid, NotFound
 from app.backends.detect import GATEWAY_SERVICE, origin
-from app.backends.langgraph.client import LangGraphBackend, _is_uuid
+from app.backends.langgraph.client import LangGraphBackend
+from app.backends.langgraph.connection import is_uuid
+from app.backends.langgraph.mapping import thread_from_dict
 from app.models import (
     Capabilities,
     GraphInfo,
@@ -36,7 +38,6 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
-from app.backends.langgraph.mapping import thread_from_dict
 
 NAME = "DeerFlow's Gateway"
 STREAM_MODES = ("values", "messages-tuple", "updates", "custom")
@@ -119,7 +120,7 @@ class GatewayBackend(LangGraphBackend):
     ) -> ThreadSummary:
         if supersteps:
             raise Invalid(f"{NAME} ignores supersteps: create the thread, then write its state.")
-        if thread_id and _is_uuid(thread_id):
+        if thread_id and is_uuid(thread_id):
             with contextlib.suppress(NotFound):
                 await self.get_thread(thread_id)
                 raise Conflict(f"Could not create the thread: thread {thread_id} already exists", status=409)

@@ -17,9 +17,11 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 from langgraph_sdk.client import LangGraphClient
+from langgraph_sdk.schema import CancelAction, Command, Config, StreamMode, ThreadSelectField
+from langgraph_sdk.schema import ThreadStatus as ServerThreadStatus
 
 from app.backends.base import (
     BackendError,
@@ -29,9 +31,11 @@ from app.backends.base import (
     ServerError,
 )
 from app.backends.http import graph_info
+from app.backends.langgraph.connection import Connection, is_uuid
 from app.backends.langgraph.mapping import (
     SECOND_TEXT_EXTRACT,
     TITLE_EXTRACT,
+    graphs_in_refusal,
     needs_second_text,
     state_from_dict,
     thread_from_dict,
@@ -47,11 +51,8 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
-from app.run_target import graphs_in_refusal
 
-from app.backends.langgraph.connection import Connection, _is_uuid
-
-THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
+THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
 
 
@@ -97,10 +98,12 @@ class LangGraphBackend(Connection):
 
         Falls back to selecting values once if the server refuses or ignores `extract`.
         """
+        # The SDK types the rows as whole Threads; with `select` and `extract` they are partial
+        # rows with an `extracted` object, so they are read as plain JSON objects.
         if self._extract:
             try:
-                rows = await self._call(doing, lambda c: c.threads.search(
-                    select=THREAD_FIELDS, extract=TITLE_EXTRACT, **kwargs), retry=True)
+                rows = cast("list[dict[str, Any]]", await self._call(doing, lambda c: c.threads.search(
+                    select=THREAD_FIELDS, extract=TITLE_EXTRACT, **kwargs), retry=True))
             except Invalid as err:
                 if "extract" not in str(err):
                     raise  # a bad filter, not a server without `extract`
@@ -109,8 +112,8 @@ class LangGraphBackend(Connection):
                 await self._second_texts(doing, rows)
                 return rows
             self._extract = False
-        return await self._call(doing, lambda c: c.threads.search(
-            select=[*THREAD_FIELDS, "values"], **kwargs), retry=True)
+        return cast("list[dict[str, Any]]", await self._call(doing, lambda c: c.threads.search(
+            select=[*THREAD_FIELDS, "values"], **kwargs), retry=True))
 
     async def _second_texts(self, doing: str, rows: list[dict[str, Any]]) -> None:
         """Fetch message[1]'s text for threads whose first message is not the human's."""
@@ -138,7 +141,8 @@ class LangGraphBackend(Connection):
         return [thread_from_dict(row) for row in rows]
 
     async def count_threads(self, query: ThreadQuery) -> int | None:
-        status = self._status_filter(query)
+        # The SDK names LangGraph's four statuses; DeerFlow's Gateway is asked for "running".
+        status = cast("ServerThreadStatus | None", self._status_filter(query))
         metadata = self._metadata_filter(query) or None
         if query.ids:  # count has no ids filter
             rows = await self._call("count the threads", lambda c: c.threads.search(
@@ -164,7 +168,7 @@ class LangGraphBackend(Connection):
         graph_id: str | None = None,
         supersteps: list[dict[str, Any]] | None = None,
     ) -> ThreadSummary:
-        if thread_id is not None and not _is_uuid(thread_id):
+        if thread_id is not None and not is_uuid(thread_id):
             raise Invalid(
                 f"A thread id must be a UUID (like {uuid.uuid4()}); {thread_id!r} is not one."
             )
@@ -177,7 +181,8 @@ class LangGraphBackend(Connection):
     async def copy_thread(self, thread_id: str) -> ThreadSummary:
         doing = f"copy thread {thread_id}"
         try:
-            copy = await self._call(doing, lambda c: c.threads.copy(thread_id))
+            # The SDK types copy() as returning None; the server answers the copy's row.
+            copy = await self._call(doing, lambda c: c.threads.copy(thread_id))  # type: ignore[func-returns-value]
         except Conflict as err:  # the server answers 409 "Conflict" for an unknown thread
             if not await self._search_rows(doing, ids=[thread_id], limit=1):
                 raise NotFound(f"Could not {doing}: there is no such thread on the server", status=404) from err
@@ -225,9 +230,9 @@ class LangGraphBackend(Connection):
         as_node: str | None = None,
         checkpoint_id: str | None = None,
     ) -> str:
-        result = await self._call(f"update the state of thread {thread_id}", lambda c: c.threads.update_state(
+        reply: object = await self._call(f"update the state of thread {thread_id}", lambda c: c.threads.update_state(
             thread_id, values, as_node=as_node or None, checkpoint_id=checkpoint_id or None))
-        result = result if isinstance(result, dict) else {}
+        result = reply if isinstance(reply, dict) else {}
         for found in (
             result.get("checkpoint_id"),
             (result.get("checkpoint") or {}).get("checkpoint_id"),
@@ -240,16 +245,22 @@ class LangGraphBackend(Connection):
     # --- runs --------------------------------------------------------------------------------
 
     def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
+        # The command and the stream modes go to the server as they were given: it judges them
+        # (a mode this SDK does not know of yet included), so they are passed as the SDK's types.
+        command = cast("Command | None", request.command or None)
+        stream_modes = cast("list[StreamMode]", request.stream_modes)
+        config: Config | None = {"configurable": request.configurable} if request.configurable else None
+
         def parts(client: LangGraphClient) -> AsyncIterator[Any]:
             return client.runs.stream(
                 thread_id,
                 request.assistant_id,
                 input=request.input,
-                command=request.command or None,
+                command=command,
                 context=request.context or None,
-                config={"configurable": request.configurable} if request.configurable else None,
+                config=config,
                 checkpoint_id=request.checkpoint_id or None,
-                stream_mode=request.stream_modes,
+                stream_mode=stream_modes,
                 stream_subgraphs=request.subgraphs,
                 stream_resumable=request.resumable,
                 multitask_strategy=request.multitask_strategy,
@@ -273,6 +284,7 @@ class LangGraphBackend(Connection):
             yield RunEvent(kind="end", event="end")
             return
         position = self._positions.get(run_id)
+        cursor: str | None
         if last_event_id and position is not None and position.event_id == last_event_id:
             cursor = position.resume()
         else:  # a stream this backend did not read: resume after the id, as SSE does
@@ -300,9 +312,10 @@ class LangGraphBackend(Connection):
     async def cancel_run(self, thread_id: str, run_id: str, action: str = "interrupt") -> None:
         if action not in ("interrupt", "rollback"):
             raise Invalid(f"Cannot cancel with {action!r}: use \"interrupt\" or \"rollback\".")
+        mode: CancelAction = "rollback" if action == "rollback" else "interrupt"
         doing = f"cancel run {run_id}"
         try:
-            await self._call(doing, lambda c: c.runs.cancel(thread_id, run_id, wait=True, action=action))
+            await self._call(doing, lambda c: c.runs.cancel(thread_id, run_id, wait=True, action=mode))
         except self.FINISHED_RUN as err:
             raise NotFound(
                 f"Could not {doing}: it has finished already or does not exist ({err.message.split(': ', 1)[-1]})",
@@ -338,7 +351,7 @@ class LangGraphBackend(Connection):
 
     async def _assistant_uuid(self, assistant_id: str) -> str:
         """An assistant's UUID; a graph id ("agent") is resolved to its first assistant."""
-        if _is_uuid(assistant_id):
+        if is_uuid(assistant_id):
             return assistant_id
         if assistant_id not in self._assistant_ids:
             rows = await self._call(f"find the assistant of graph {assistant_id}", lambda c: c.assistants.search(
@@ -356,8 +369,9 @@ class LangGraphBackend(Connection):
 
     async def get_schemas(self, assistant_id: str) -> dict[str, Any]:
         uuid_ = await self._assistant_uuid(assistant_id)
-        schemas = await self._call(f"get the schemas of {assistant_id}", lambda c: c.assistants.get_schemas(uuid_),
-                                   retry=True)
+        schemas: object = await self._call(
+            f"get the schemas of {assistant_id}", lambda c: c.assistants.get_schemas(uuid_), retry=True
+        )
         return schemas if isinstance(schemas, dict) else {}
 
 

@@ -22,8 +22,8 @@ import os
 import ssl
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 import httpx
 import langgraph_sdk
@@ -44,7 +44,6 @@ from app.backends.langgraph.streaming import StreamPosition, run_event_from_part
 from app.models import (
     RunEvent,
 )
-
 
 T = TypeVar("T")
 THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
@@ -73,7 +72,7 @@ def _tls_context() -> ssl.SSLContext:
     return httpx.create_ssl_context()
 
 
-def _is_uuid(value: str) -> bool:
+def is_uuid(value: str) -> bool:
     try:
         uuid.UUID(str(value))
     except ValueError:
@@ -227,7 +226,7 @@ class Connection:
         parts: Callable[[LangGraphClient], AsyncIterator[Any]],
         run_id: str = "",
         position: StreamPosition | None = None,
-    ) -> AsyncIterator[RunEvent]:
+    ) -> AsyncGenerator[RunEvent, None]:
         """RunEvents from an SDK stream of parts, ending with one "end" event; parts read
         before (`position`: where a resumed stream was left) are dropped. Where a stream
         that did not end was left is kept, per run, for join_stream."""
@@ -236,7 +235,8 @@ class Connection:
         position = position or StreamPosition()
         ended = False
         try:
-            async with contextlib.aclosing(parts(client)) as stream:
+            # The SDK types its streams as AsyncIterator; they are async generators (aclose).
+            async with contextlib.aclosing(cast("AsyncGenerator[Any, None]", parts(client))) as stream:
                 async for part in stream:
                     if not position.admit(part.id):
                         continue

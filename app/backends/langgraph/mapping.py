@@ -9,6 +9,7 @@ what cannot be understood becomes an empty or "other" value.
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -79,11 +80,11 @@ def _str(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else list(value) if isinstance(value, tuple) else []
 
 
@@ -126,7 +127,7 @@ def approx_size(data: Any) -> int:
 
 # --- content ----------------------------------------------------------------------------------
 
-def _reasoning_of_block(block: dict) -> str:
+def _reasoning_of_block(block: dict[str, Any]) -> str:
     kind = block.get("type")
     if kind == "redacted_thinking":
         return "[redacted thinking]"
@@ -140,7 +141,7 @@ def _reasoning_of_block(block: dict) -> str:
     return ""
 
 
-def _placeholder(block: dict, kind: str) -> str:
+def _placeholder(block: dict[str, Any], kind: str) -> str:
     if kind in _MEDIA:
         return f"[{_MEDIA[kind]}]"
     if kind == "file" or kind == "input_file":
@@ -195,7 +196,7 @@ def content_text(content: Any) -> tuple[str, str]:
     return "".join(text), "".join(reasoning)
 
 
-def _kwargs_reasoning(kwargs: dict) -> str:
+def _kwargs_reasoning(kwargs: dict[str, Any]) -> str:
     value = kwargs.get("reasoning_content")
     if isinstance(value, str):
         return value
@@ -225,7 +226,7 @@ def _tool_call(raw: Any) -> ToolCall | None:
     return _build(ToolCall, id=_str(raw.get("id")), name=_str(name), args=args)
 
 
-def _tool_calls(d: dict, kwargs: dict) -> list[ToolCall]:
+def _tool_calls(d: dict[str, Any], kwargs: dict[str, Any]) -> list[ToolCall]:
     raw = d.get("tool_calls")
     if not raw:
         raw = kwargs.get("tool_calls")
@@ -327,7 +328,7 @@ def needs_second_text(extracted: Any) -> bool:
     )
 
 
-def _title_from_extracted(extracted: dict, metadata: dict) -> str:
+def _title_from_extracted(extracted: dict[str, Any], metadata: dict[str, Any]) -> str:
     first = ""
     if message_type(extracted.get("type0")) == "human":
         first = content_text(extracted.get("text0"))[0]
@@ -343,7 +344,7 @@ def thread_from_dict(d: Any) -> ThreadSummary:
     metadata = _dict(d.get("metadata"))
     values = d.get("values")
     extracted = d.get("extracted")
-    last: dict = {}
+    last: dict[str, Any] = {}
     if isinstance(values, dict):
         title = thread_title(values, metadata)
         has_title = "title" in values
@@ -373,7 +374,7 @@ def thread_from_dict(d: Any) -> ThreadSummary:
     )
 
 
-def _checkpoint_id(d: dict, key: str, config_key: str) -> str:
+def _checkpoint_id(d: dict[str, Any], key: str, config_key: str) -> str:
     value = d.get(f"{key}_id")
     if isinstance(value, str) and value:
         return value
@@ -429,3 +430,15 @@ def state_from_dict(d: Any, thread_id: str = "") -> ThreadState:
         parent_checkpoint_id=_checkpoint_id(d, "parent_checkpoint", "parent_config"),
         checkpoint_ns=_str(checkpoint.get("checkpoint_ns")),
     )
+
+
+_REGISTERED = re.compile(r"registered graphs:\s*(.+)", re.IGNORECASE | re.DOTALL)
+
+
+def graphs_in_refusal(message: str) -> list[str]:
+    """The graph ids a LangGraph server lists when it refuses an unknown assistant."""
+    found = _REGISTERED.search(message)
+    if not found:
+        return []
+    names = (name.strip().strip("'\".") for name in found.group(1).splitlines()[0].split(","))
+    return [name for name in names if name]

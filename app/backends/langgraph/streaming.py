@@ -25,7 +25,7 @@ from app.models import RunEvent, ToolCallChunk
 
 MAX_SEQUENCE = 2**64 - 1  # the largest sequence number of a Redis stream id
 
-def _token(chunk: dict, meta: Any, event: str, event_id: str, namespace: str) -> RunEvent:
+def _token(chunk: dict[str, Any], meta: Any, event: str, event_id: str, namespace: str) -> RunEvent:
     content = chunk.get("content")
     if isinstance(content, str):
         text, reasoning = content, ""

@@ -33,6 +33,8 @@ from app.backends.base import (
     NotFound,
     Unreachable,
 )
+from app.backends.http import graph_info
+from app.backends.tenxgraph.connection import Connection, _quote
 from app.backends.tenxgraph.mapping import (
     ASSISTANT_ID,
     langgraph_shape,
@@ -45,7 +47,6 @@ from app.backends.tenxgraph.mapping import (
     to_thread_summary,
 )
 from app.backends.tenxgraph.stream import _empty, _StreamDecoder
-from app.backends.http import graph_info
 from app.models import (
     Assistant,
     Capabilities,
@@ -57,7 +58,6 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
-from app.backends.tenxgraph.connection import Connection, _quote
 
 CAPABILITIES = Capabilities(
     name="10xGraph",
@@ -130,6 +130,8 @@ class TenXGraphBackend(Connection):
 
     async def get_thread(self, thread_id: str) -> ThreadSummary:
         """The thread row, with status and title taken from its state."""
+        row: dict[str, Any] | None | BaseException
+        state: dict[str, Any] | None | BaseException
         row, state = await asyncio.gather(
             self._get_thread_row(thread_id),
             self._get_raw_state(thread_id),

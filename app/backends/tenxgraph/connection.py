@@ -15,8 +15,8 @@ from app.backends.base import (
     ServerError,
     Unreachable,
 )
-from app.backends.tenxgraph.errors import _error_from_response
 from app.backends.http import once_more_if_broken
+from app.backends.tenxgraph.errors import _error_from_response
 
 
 class Connection:

@@ -4,8 +4,8 @@ the messages a client sends in 10xGraph's shape."""
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 import json
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +36,16 @@ TYPE_TO_ROLE = {
 INTERRUPTED = ("interrupted_before", "interrupted_after")
 # Content block types 10xGraph accepts from a client as they are.
 CLIENT_BLOCKS = {"text", "image", "audio", "video", "document", "data", "tool_result"}
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """`value` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """`value` when it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -81,7 +91,7 @@ def _tool_calls(message: dict[str, Any]) -> list[ToolCall]:
     for raw in message.get("tools_calls") or []:
         if not isinstance(raw, dict):
             continue
-        function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+        function = as_dict(raw.get("function"))
         args: Any = function.get("arguments", raw.get("args", {}))
         if isinstance(args, str):
             with contextlib.suppress(ValueError):
@@ -127,7 +137,7 @@ def to_chat_message(message: dict[str, Any]) -> ChatMessage:
                     status = "error"
             elif block.get("type") == "error":
                 status = "error"
-    metadata = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+    metadata = as_dict(message.get("metadata"))
     return ChatMessage(
         id=str(message.get("message_id") or ""),
         type=kind,  # type: ignore[arg-type]
@@ -156,7 +166,7 @@ def _interrupt(raw: Any) -> Interrupt | None:
 def thread_status(state: dict[str, Any] | None) -> ThreadStatus:
     if not isinstance(state, dict):
         return "idle"
-    meta = state.get("execution_meta") if isinstance(state.get("execution_meta"), dict) else {}
+    meta = as_dict(state.get("execution_meta"))
     status = meta.get("status")
     if status in INTERRUPTED:
         return "interrupted"
@@ -171,12 +181,12 @@ def to_thread_state(thread_id: str, state: dict[str, Any] | None) -> ThreadState
     """GET /v1/threads/{id}/state's `state` as a ThreadState (null: an empty thread)."""
     if not isinstance(state, dict):
         return ThreadState(thread_id=thread_id)
-    context = state.get("context") if isinstance(state.get("context"), list) else []
-    meta = state.get("execution_meta") if isinstance(state.get("execution_meta"), dict) else {}
+    context = as_list(state.get("context"))
+    meta = as_dict(state.get("execution_meta"))
     interrupts: list[Interrupt] = []
     next_nodes: list[str] = []
     if meta.get("status") in INTERRUPTED:
-        data = meta.get("interrupt_data") if isinstance(meta.get("interrupt_data"), dict) else {}
+        data = as_dict(meta.get("interrupt_data"))
         pending = _interrupt(data.get("interrupt"))
         if pending is not None:
             interrupts.append(pending)

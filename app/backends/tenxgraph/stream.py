@@ -8,7 +8,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from app.backends.tenxgraph.mapping import _interrupt, _json_text, to_chat_message
+from app.backends.tenxgraph.mapping import _interrupt, _json_text, as_dict, to_chat_message
 from app.models import (
     RunEvent,
     ToolCallChunk,
@@ -47,7 +47,7 @@ class _StreamDecoder:
         size = len(line)
         events: list[RunEvent] = []
         run_id = str(chunk.get("run_id") or "")
-        meta = chunk.get("metadata") if isinstance(chunk.get("metadata"), dict) else {}
+        meta = as_dict(chunk.get("metadata"))
         if not self.started:
             self.started = True
             self.run_id = run_id

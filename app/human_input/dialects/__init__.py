@@ -51,7 +51,9 @@ def detect_pending(state: ThreadState, status: str | None = None) -> list[Pendin
             for item in task.interrupts:
                 if item.id not in seen:
                     seen.add(item.id)
-                    interrupts.append(item.model_copy(update={"node": item.node or task.name, "task_id": item.task_id or task.id}))
+                    interrupts.append(
+                        item.model_copy(update={"node": item.node or task.name, "task_id": item.task_id or task.id})
+                    )
     if interrupts:
         keyed = len(interrupts) > 1
         found = []
@@ -65,9 +67,9 @@ def detect_pending(state: ThreadState, status: str | None = None) -> list[Pendin
         return found
     for dialect in DIALECTS:
         if dialect.reads == "state":
-            pending = dialect.detect(state)
-            if pending is not None:
-                return [pending]
+            detected = dialect.detect(state)
+            if detected is not None:
+                return [detected]
     return []
 
 

@@ -13,14 +13,15 @@ from typing import Any
 
 from app.human_input.dialects.base import Dialect, resume
 from app.human_input.models import (
-    FIELD_TYPES,
     Answer,
     AnswerError,
+    FieldType,
     FormField,
     HumanResponse,
     Option,
     PendingInput,
     PendingKind,
+    is_field_type,
     short_json,
 )
 from app.human_input.validation import validate_form
@@ -110,9 +111,11 @@ def normalize_fields(raw: Any) -> list[FormField]:
             continue
         name = name.strip()
         names.add(name)
-        field_type = entry.get("type") if entry.get("type") in FIELD_TYPES else "text"
-        options = normalize_options(entry.get("options"), f"{name}-option") if field_type in ("select", "multi_select") else []
-        if field_type in ("select", "multi_select") and not options:
+        raw_type = entry.get("type")
+        field_type: FieldType = raw_type if is_field_type(raw_type) else "text"
+        choosing = field_type in ("select", "multi_select")
+        options = normalize_options(entry.get("options"), f"{name}-option") if choosing else []
+        if choosing and not options:
             field_type = "text"
         required = entry.get("required")
         if isinstance(required, str):

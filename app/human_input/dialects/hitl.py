@@ -25,7 +25,8 @@ def detect(value: Any) -> PendingInput | None:
             request = {"name": str(request)}
         name = str(request.get("name") or request.get("action") or "")
         config = by_name.get(name, {})
-        allowed = [d for d in config.get("allowed_decisions") or ["approve", "edit", "reject"] if d in ("approve", "edit", "reject")]
+        decisions = ("approve", "edit", "reject")
+        allowed = [d for d in config.get("allowed_decisions") or list(decisions) if d in decisions]
         schema = config.get("args_schema")
         actions.append(
             ActionRequest(

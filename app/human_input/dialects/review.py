@@ -26,7 +26,7 @@ def checked_decisions(pending: PendingInput, decisions: list[Decision], shape: S
         raise AnswerError(f"Decide on every action: {len(pending.actions)} needed, {len(decisions)} given.")
     problems: list[str] = []
     shaped: list[dict[str, Any]] = []
-    for number, (decision, action) in enumerate(zip(decisions, pending.actions), 1):
+    for number, (decision, action) in enumerate(zip(decisions, pending.actions, strict=True), 1):
         label = f"{number}. {action.name}" if len(pending.actions) > 1 else action.name
         if decision.type not in action.allowed:
             problems.append(f"{label}: {decision.type} is not allowed (allowed: {', '.join(action.allowed)})")
@@ -46,4 +46,4 @@ def checked_decisions(pending: PendingInput, decisions: list[Decision], shape: S
 
 def decisions_text(pending: PendingInput, decisions: list[Decision]) -> str:
     """The decisions in words ("approve write_file, reject rm"), for notices and logs."""
-    return ", ".join(f"{d.type} {a.name}" for d, a in zip(decisions, pending.actions))
+    return ", ".join(f"{d.type} {a.name}" for d, a in zip(decisions, pending.actions, strict=False))

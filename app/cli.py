@@ -1,0 +1,216 @@
+"""The command line's pieces, shared by `threadbench` (app.__main__) and `threadbench serve`
+(app.serve): the parser, settings from the flags, the password prompt, the server probe."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from urllib.parse import urlparse
+
+from app.config import PASSWORD_ENV, Settings, api_key_problem, default_data_dir
+from app.settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Something the user can fix; printed as one paragraph, exit status 2."""
+
+
+def app_version() -> str:
+    try:
+        return version("threadbench")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="threadbench",
+        description="A keyboard-first terminal workbench for agent conversation threads. "
+        "With no --url it starts an embedded LangGraph server with an offline demo agent.",
+    )
+    parser.add_argument(
+        "--url", help="an Agent Server to connect to (LangGraph, DeerFlow's Gateway at http://host:8001/api, or 10xGraph)"
+    )
+    parser.add_argument(
+        "--api-key",
+        help="API key for --url (default: $LANGGRAPH_API_KEY, $LANGSMITH_API_KEY)",
+    )
+    parser.add_argument(
+        "--email",
+        help=f"log in to --url with this email (DeerFlow); the password is read from ${PASSWORD_ENV}, "
+        "else asked for",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["auto", "langgraph", "10xgraph", "deerflow-gateway"],
+        default=None,
+        help="server kind for --url (default: the profile's, else detect it)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="connect to a server profile of the config file (default: $THREADBENCH_PROFILE, "
+        "then the file's default_profile)",
+    )
+    parser.add_argument(
+        "--theme", metavar="NAME", help="a Textual theme, e.g. nord (default: $THREADBENCH_THEME, then the config file)"
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--graph", metavar="FILE.py:ATTR", help="serve your own graph embedded")
+    source.add_argument(
+        "--config", metavar="langgraph.json", type=Path, help="serve a langgraph.json embedded"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help=f"where threads and logs are kept (default: {default_data_dir()})",
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="verbose log file, and Textual's devtools (see the app's log in `textual console`; "
+        "needs `pip install textual-dev`)",
+    )
+    parser.add_argument("--version", action="version", version=f"threadbench {app_version()}")
+    parser.epilog = (
+        f"Config file: {config_path()} ($THREADBENCH_CONFIG overrides). "
+        "Other commands: `threadbench serve --help` (the app in a browser), "
+        "`threadbench config` (the config file and its profiles)."
+    )
+    return parser
+
+
+def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
+    """Flags > environment > config file; see app.settings_file.resolve_settings."""
+    import os
+
+    if args.url and (args.graph or args.config):
+        raise UsageError("--url connects to a running server; --graph and --config start one. Use one or the other.")
+    environ = os.environ if environ is None else environ
+    flags = Flags(
+        url=check_url(args.url) if args.url else None,
+        api_key=args.api_key,
+        email=args.email,
+        backend=args.backend,
+        profile=args.profile,
+        theme=args.theme,
+        graph=args.graph,
+        config=args.config,
+        data_dir=args.data_dir,
+        debug=args.debug,
+    )
+    try:
+        settings = resolve_settings(flags, environ, load_config(config_path(environ)))
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    if settings.url and not flags.url:
+        settings.url = check_url(settings.url, where=f"profile {settings.profile!r}")
+    if settings.config is not None and not settings.config.is_file():
+        raise UsageError(f"--config: no such file {settings.config}.")
+    if settings.url and (problem := api_key_problem(settings.effective_api_key())):
+        source = settings.key_source if settings.key_source == "--api-key" else f"${settings.key_source}"
+        raise UsageError(f"The API key from {source} {problem}.")
+    if settings.email and not settings.url:
+        raise UsageError("--email logs in to a server given with --url or a profile; the embedded server needs no login.")
+    return settings
+
+
+def ask_password(settings: Settings, stdin=None) -> None:
+    """Ask for the password (not echoed) when an email is given and no variable holds one;
+    without a terminal to ask in, say where to put it."""
+    import getpass
+
+    stdin = sys.stdin if stdin is None else stdin
+    if not settings.email or not settings.url or settings.effective_password():
+        return
+    where = " or ".join(f"${name}" for name in settings.password_env_vars())
+    if not stdin.isatty():
+        raise UsageError(
+            f"Logging in to {settings.url} as {settings.email} needs a password: set {where}, "
+            "or start threadbench in a terminal to be asked for it."
+        )
+    password = getpass.getpass(f"Password for {settings.email} at {settings.url}: ")
+    if not password:
+        raise UsageError(f"No password given for {settings.email}: type it, or set {where}.")
+    settings.password = password
+
+
+def check_url(url: str, where: str = "--url") -> str:
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise UsageError(
+            f"{where} {url!r} is not a server address: it should look like http://127.0.0.1:2024 "
+            "or https://my-deployment.us.langgraph.app."
+        )
+    return url.rstrip("/")
+
+
+def probe_server(settings: Settings) -> str:
+    """Reach the server before the UI starts; returns the backend kind to use."""
+    import asyncio
+
+    from app.backends.base import BackendError, Unauthorized
+    from app.backends.detect import detect_backend_kind
+
+    assert settings.url is not None
+    try:
+        detected = asyncio.run(detect_backend_kind(
+            settings.url, settings.effective_api_key(), credentials=settings.credentials()
+        ))
+        return detected if settings.backend == "auto" else settings.backend
+    except Unauthorized as error:  # a login or a session the server wants
+        raise UsageError(f"{str(error).rstrip('.')}. {error.hint}") from None
+    except BackendError as error:
+        raise UsageError(
+            f"Cannot reach an agent server at {settings.url}: {error}. {error.hint} "
+            "Start it (for example `langgraph dev`) or run threadbench without --url to use "
+            "the embedded server."
+        ) from None
+
+
+def enable_textual_devtools(environ) -> None:
+    """Turn on Textual's devtools and debug mode, as `textual run --dev` does: Textual reads
+    the TEXTUAL variable when an App is made, so this must run before ThreadbenchApp()."""
+    features = [f.strip() for f in environ.get("TEXTUAL", "").split(",") if f.strip()]
+    features += [f for f in ("devtools", "debug") if f not in features]
+    environ["TEXTUAL"] = ",".join(features)
+
+
+def show_config() -> int:
+    """`threadbench config`: the file's path and profiles (key and password variables by
+    name, never values)."""
+    import os
+
+    path = config_path()
+    print(f"config file: {path}" + ("" if path.exists() else " (not created yet)"))
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        print(f"threadbench: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    for name, profile in sorted(config.profiles.items()):
+        key = "no key"
+        if profile.api_key_env:
+            key = f"key from ${profile.api_key_env} ({'set' if os.environ.get(profile.api_key_env) else 'not set'})"
+        default = "  (default)" if name == config.default_profile else ""
+        print(f"profile {name}: {profile.url}  backend {profile.backend}  {key}{login_text(profile)}{default}")
+    if config.theme:
+        print(f"theme: {config.theme}")
+    for problem in config.problems:
+        print(f"note: {problem}")
+    return 0
+
+
+def login_text(profile) -> str:
+    """How a profile logs in, for `threadbench config` (the password's variable, never its value)."""
+    import os
+
+    if not profile.email:
+        return ""
+    name = profile.password_env or PASSWORD_ENV
+    return f"  login {profile.email}, password from ${name} ({'set' if os.environ.get(name) else 'not set'})"
