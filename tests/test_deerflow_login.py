@@ -25,7 +25,7 @@ from app.__main__ import UsageError, ask_password, build_parser, probe_server, s
 from app.backends.base import Credentials, LoginFailed, LoginRequired
 from app.backends.detect import detect_backend_kind
 from app.backends.langgraph import LangGraphBackend
-from app.backends.deerflow.session_auth import asks_to_log_in, origin_of
+from app.backends.session_auth import asks_to_log_in, origin_of
 from app.config import Settings
 from app.models import RunRequest, ThreadQuery
 from app.ui.app import ThreadbenchApp
@@ -176,7 +176,7 @@ async def test_the_session_survives_every_renewal_of_the_client(deerflow_url) ->
 
 @pytest.mark.server
 async def test_the_session_and_the_password_go_to_its_origin_only(deerflow_url) -> None:
-    from app.backends.deerflow.session_auth import SessionAuth
+    from app.backends.session_auth import SessionAuth
     from test_secrets import Recorder
 
     session = SessionAuth(deerflow_url + "/some/path", ADA)

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import urlsplit
 
 from app.backends.base import Backend, Credentials, Invalid, LoginRequired, Unreachable
+from app.backends.deerflow import GATEWAY_SERVICE
 from app.backends.headers import api_key_problem
 
 if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the app's start-up
     import httpx
 
-    from app.backends.deerflow.session_auth import SessionAuth
+    from app.backends.session_auth import SessionAuth
 
 BackendKind = Literal["langgraph", "10xgraph", "deerflow-gateway"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph", "deerflow-gateway")
@@ -32,8 +32,6 @@ _ALIASES = {
     "langgraph": "langgraph", "10xgraph": "10xgraph", "tenxgraph": "10xgraph",
     "deerflow-gateway": "deerflow-gateway", "deer-flow-gateway": "deerflow-gateway", "gateway": "deerflow-gateway",
 }
-GATEWAY_SERVICE = "deer-flow-gateway"
-"""What DeerFlow's Gateway calls itself in GET <origin>/health."""
 NO_THREAD = "00000000-0000-0000-0000-000000000000"
 """A thread id nobody has: reading it shows whether the server wants a session."""
 
@@ -43,12 +41,6 @@ def normalize_kind(kind: str) -> BackendKind:
     if found is None:
         raise Invalid(f"Unknown backend {kind!r}: use {', '.join(KINDS)}")
     return found  # type: ignore[return-value]
-
-
-def origin(url: str) -> str:
-    """scheme://host:port of a URL, without its path."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
 
 
 async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) -> Any:
@@ -85,7 +77,7 @@ async def detect_backend_kind(
     bearer = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     import httpx
 
-    from app.backends.deerflow.session_auth import SessionAuth
+    from app.backends.session_auth import SessionAuth, origin_of
 
     session = SessionAuth(base, credentials) if credentials else None
     async with httpx.AsyncClient(
@@ -98,7 +90,7 @@ async def detect_backend_kind(
             _probe(client, "/info", {"x-api-key": api_key} if api_key else {}),
             _probe(client, "/ping", {}),
             _probe(client, "/v1/graph", bearer),
-            _probe(client, f"{origin(base)}/health", {}),
+            _probe(client, f"{origin_of(base)}/health", {}),
             _probe(client, f"/threads/{NO_THREAD}", {"x-api-key": api_key} if api_key else {}),
         )
     _check_session(base, thread)
@@ -147,7 +139,7 @@ async def _log_in(session: SessionAuth, client: httpx.AsyncClient, base: str) ->
 
 def _check_session(base: str, thread: Any) -> None:
     """Raise LoginRequired when a thread read was refused for want of a session."""
-    from app.backends.deerflow.session_auth import asks_to_log_in, refusal_text
+    from app.backends.session_auth import asks_to_log_in, refusal_text
 
     if thread is not None and asks_to_log_in(*thread):
         raise LoginRequired(f"{base} wants you to log in ({refusal_text(thread[1])})", status=thread[0])

@@ -1,6 +1,8 @@
-"""DeerFlow: its Gateway (gateway.py, a LangGraph-compatible API with its own differences)
-and its login (session_auth.py, used by every client that talks to a DeerFlow server).
+"""DeerFlow's Gateway (gateway.py: a LangGraph-compatible API with its own differences).
+DeerFlow's login, which its `langgraph dev` mode needs too, is app/backends/session_auth.py.
 
-Nothing is imported here: the LangGraph client imports session_auth, and the Gateway
-subclasses that client, so importing both from this package would be a cycle.
+Only constants here: detect.py reads them without importing the Gateway's client.
 """
+
+GATEWAY_SERVICE = "deer-flow-gateway"
+"""What DeerFlow's Gateway calls itself in GET <origin>/health."""

@@ -25,10 +25,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from app.backends.base import Conflict, Invalid, NotFound
-from app.backends.detect import GATEWAY_SERVICE, origin
+from app.backends.deerflow import GATEWAY_SERVICE
 from app.backends.langgraph.client import LangGraphBackend
 from app.backends.langgraph.connection import is_uuid
 from app.backends.langgraph.mapping import thread_from_dict
+from app.backends.session_auth import origin_of
 from app.models import (
     Capabilities,
     GraphInfo,
@@ -70,7 +71,7 @@ class GatewayBackend(LangGraphBackend):
         self._extract = False  # the Gateway ignores extract and select: rows carry {"title"}
 
     async def check(self) -> dict[str, Any]:
-        health = await self._get_json(f"reach {NAME} at {self.url}", f"{origin(self.url)}/health")
+        health = await self._get_json(f"reach {NAME} at {self.url}", f"{origin_of(self.url)}/health")
         if health.get("service") != GATEWAY_SERVICE:
             raise Invalid(f"{self.url} answers, but its /health does not say it is {NAME}.")
         return health

@@ -8,7 +8,7 @@ fails with httpx.ReadError: after any 5xx the SDK client is replaced (fresh conn
 and idempotent calls (reads, delete) are retried once on a broken connection
 (app.backends.http).
 
-With credentials (DeerFlow), every client carries a SessionAuth (app.backends.deerflow.session_auth):
+With credentials (DeerFlow), every client carries a SessionAuth (app.backends.session_auth):
 it logs in before the first request and keeps the session, whose cookies live in one jar
 shared by the client and every client that replaces it.
 """
@@ -38,9 +38,9 @@ from app.backends.base import (
     Unauthorized,
     Unreachable,
 )
-from app.backends.deerflow.session_auth import SessionAuth, asks_to_log_in
 from app.backends.http import error_type, once_more_if_broken, one_line
 from app.backends.langgraph.streaming import StreamPosition, run_event_from_part
+from app.backends.session_auth import SessionAuth, asks_to_log_in
 from app.models import (
     RunEvent,
 )
