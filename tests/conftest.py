@@ -17,8 +17,9 @@ from deerflow_gateway_proxy import GatewayStandIn
 from tenxgraph_fixtures import *  # noqa: F403 - the 10xGraph server fixtures
 from ui_fixtures import *  # noqa: F403 - deterministic UI (no cursor blink)
 
-GRAPHS_CONFIG = Path(__file__).parent / "graphs" / "langgraph.json"
-DEERFLOW_CONFIG = Path(__file__).parent / "graphs" / "deerflow_auth" / "langgraph.json"
+GRAPHS = Path(__file__).parent / "graphs"
+GRAPHS_CONFIG = GRAPHS / "langgraph.json"
+DEERFLOW_CONFIG = GRAPHS / "deerflow_auth" / "langgraph.json"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -34,13 +35,9 @@ def isolated_config(tmp_path_factory: pytest.TempPathFactory):
     patch.undo()
 
 
-@pytest.fixture(scope="session")
-def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
-    server = EmbeddedServer(
-        data_dir=tmp_path_factory.mktemp("langgraph-server"),
-        config=GRAPHS_CONFIG,
-        persist=False,
-    )
+def served(tmp_path_factory: pytest.TempPathFactory, config: Path, name: str):
+    """A real server for `config` on a free port, persistence off, up for the fixture's life."""
+    server = EmbeddedServer(data_dir=tmp_path_factory.mktemp(name), config=config, persist=False)
     server.start()
     try:
         server.wait_ready(timeout=90)
@@ -50,53 +47,38 @@ def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
+def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
+    yield from served(tmp_path_factory, GRAPHS_CONFIG, "langgraph-server")
+
+
+@pytest.fixture(scope="session")
 def server_url(langgraph_server: EmbeddedServer) -> str:
     return langgraph_server.url
 
 
-def serve_config(tmp_path_factory: pytest.TempPathFactory, folder: str) -> EmbeddedServer:
-    """A real server, persistence off, for tests/graphs/<folder>/langgraph.json: graphs this
-    project did not name `agent`."""
-    config = Path(__file__).parent / "graphs" / folder / "langgraph.json"
-    return EmbeddedServer(data_dir=tmp_path_factory.mktemp(folder), config=config, persist=False)
-
-
 @pytest.fixture(scope="session")
 def any_server_url(tmp_path_factory: pytest.TempPathFactory):
-    """lead_agent (DeerFlow's behaviour) and support_bot; the assistant search answers
-    nothing, as under DeerFlow's auth."""
-    server = serve_config(tmp_path_factory, "any_server")
-    server.start()
-    try:
-        server.wait_ready(timeout=90)
+    """Graphs this project did not name `agent`: lead_agent (DeerFlow's behaviour) and
+    support_bot; the assistant search answers nothing, as under DeerFlow's auth."""
+    for server in served(tmp_path_factory, GRAPHS / "any_server" / "langgraph.json", "any-server"):
         yield server.url
-    finally:
-        server.stop()
 
 
 @pytest.fixture
 def fresh_one_graph_url(tmp_path_factory: pytest.TempPathFactory):
     """A server of its own (no thread on it yet) running one graph, support_bot."""
-    server = serve_config(tmp_path_factory, "one_graph")
-    server.start()
-    try:
-        server.wait_ready(timeout=90)
+    for server in served(tmp_path_factory, GRAPHS / "one_graph" / "langgraph.json", "one-graph"):
         yield server.url
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")
 def deerflow_url(tmp_path_factory: pytest.TempPathFactory):
     """A LangGraph server with DeerFlow's auth (tests/graphs/deerflow_auth): its login route
-    and cookie + CSRF rules, serving the graph lead_agent; persistence off."""
-    server = EmbeddedServer(data_dir=tmp_path_factory.mktemp("deerflow-server"), config=DEERFLOW_CONFIG, persist=False)
-    server.start()
-    try:
-        server.wait_ready(timeout=90)
+    and cookie + CSRF rules, serving the graph lead_agent."""
+    for server in served(tmp_path_factory, DEERFLOW_CONFIG, "deerflow-server"):
         yield server.url
-    finally:
-        server.stop()
+
+
 @pytest.fixture(scope="session")
 def gateway_origin(server_url: str):
     """A stand-in for DeerFlow's Gateway in front of the real server (see its module):

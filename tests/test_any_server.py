@@ -5,8 +5,8 @@ run target was found on the server (app/run_target.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
+from contextlib import asynccontextmanager
 
 import pytest
 from langgraph_sdk import get_client
@@ -42,6 +42,17 @@ async def search(pilot, metadata: dict) -> None:
     await pilot.press("enter")
     await wait_for(pilot, lambda: screen.filter.metadata == metadata and not any(
         w.group == "threads" and w.is_running for w in screen.workers), what="the search")
+
+
+@asynccontextmanager
+async def opened(url: str, metadata: dict, thread_id: str):
+    """The app on `url`, each run on its thread's own graph, with `thread_id` open (found by
+    its tag)."""
+    app = make_app(url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        yield app, pilot
 
 
 def human_texts(app) -> list[str]:
@@ -113,12 +124,8 @@ async def test_graphs_seen_on_threads_are_not_taken_for_all_of_them(any_server_u
 
 
 async def test_a_thread_runs_on_its_own_graph(any_server_url):
-    metadata = tag()
-    thread_id = await run_on(any_server_url, "support_bot", "first", metadata)
-    app = make_app(any_server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    thread_id = await run_on(any_server_url, "support_bot", "first", metadata := tag())
+    async with opened(any_server_url, metadata, thread_id) as (app, pilot):
         app.screen.query_one(Composer).focus()
         await pilot.press(*"second", "enter")
         await wait_for(pilot, lambda: "Support here. You said: second" in ai_texts(app), what="support_bot's reply")
@@ -209,12 +216,8 @@ async def test_a_waiting_thread_asks_only_on_enter_and_the_enter_does_not_answer
 
 
 async def test_highlighting_a_waiting_thread_does_not_pop_its_question(any_server_url):
-    metadata = tag()
-    waiting = await run_on(any_server_url, "support_bot", "approve it", metadata)
-    app = make_app(any_server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, waiting)
+    waiting = await run_on(any_server_url, "support_bot", "approve it", metadata := tag())
+    async with opened(any_server_url, metadata, waiting) as (app, pilot):
         await wait_for(pilot, lambda: app.screen.run_status.state == "waiting", what="the waiting status")
         await pilot.pause(0.3)
         assert isinstance(app.screen, MainScreen)
@@ -262,12 +265,8 @@ async def test_keys_typed_while_the_app_starts_are_a_message_not_commands(any_se
 
 
 async def test_a_deleted_thread_leaves_no_panel_behind(any_server_url):
-    metadata = tag()
-    thread_id = await run_on(any_server_url, "lead_agent", "to be deleted", metadata)
-    app = make_app(any_server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    thread_id = await run_on(any_server_url, "lead_agent", "to be deleted", metadata := tag())
+    async with opened(any_server_url, metadata, thread_id) as (app, pilot):
         screen = app.screen
         await wait_for(pilot, lambda: screen.inspector.timeline.checkpoints, what="the timeline")
         screen.thread_list.focus()
@@ -281,12 +280,8 @@ async def test_a_deleted_thread_leaves_no_panel_behind(any_server_url):
 
 
 async def test_a_new_thread_joins_a_search_only_if_it_matches(any_server_url):
-    metadata = tag()
-    listed = await run_on(any_server_url, "support_bot", "listed", metadata)
-    app = make_app(any_server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, listed)
+    listed = await run_on(any_server_url, "support_bot", "listed", metadata := tag())
+    async with opened(any_server_url, metadata, listed) as (app, pilot):
         screen = app.screen
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the new-thread dialog")
@@ -297,12 +292,8 @@ async def test_a_new_thread_joins_a_search_only_if_it_matches(any_server_url):
 
 
 async def test_text_being_typed_stays_when_its_thread_reloads(any_server_url):
-    metadata = tag()
-    thread_id = await run_on(any_server_url, "support_bot", "hello", metadata)
-    app = make_app(any_server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    thread_id = await run_on(any_server_url, "support_bot", "hello", metadata := tag())
+    async with opened(any_server_url, metadata, thread_id) as (app, pilot):
         composer = app.screen.query_one(Composer)
         composer.focus()
         await pilot.press(*"hello again")
@@ -314,12 +305,8 @@ async def test_text_being_typed_stays_when_its_thread_reloads(any_server_url):
 
 
 async def test_a_deerflow_clarification_is_asked_and_answered_in_the_chat(any_server_url):
-    metadata = tag()
-    thread_id = await run_on(any_server_url, "lead_agent", "hello", metadata)
-    app = make_app(any_server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    thread_id = await run_on(any_server_url, "lead_agent", "hello", metadata := tag())
+    async with opened(any_server_url, metadata, thread_id) as (app, pilot):
         app.screen.query_one(Composer).focus()
         await pilot.press(*"please clarify", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the clarification")
