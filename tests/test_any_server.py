@@ -314,3 +314,19 @@ async def test_a_deerflow_clarification_is_asked_and_answered_in_the_chat(any_se
         await pilot.press("2", "enter")
         await wait_for(pilot, lambda: "Covering Asia." in ai_texts(app), what="the answer's reply")
         assert human_texts(app).count("please clarify") == 1
+
+
+async def test_a_question_left_for_later_leaves_the_row_once_a_run_moves_on(any_server_url):
+    waiting = await run_on(any_server_url, "support_bot", "approve the refund", metadata := tag())
+    async with opened(any_server_url, metadata, waiting) as (app, pilot):
+        screen = app.screen
+        screen.thread_list.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the question")
+        await pilot.press("escape")  # later
+        row = lambda: str(screen.thread_list.get_option_at_index(0).prompt)  # noqa: E731
+        await wait_for(pilot, lambda: "? waiting" in row(), what="the row waiting")
+        screen.query_one(Composer).focus()
+        await pilot.press(*"never mind", "enter")
+        await wait_for(pilot, lambda: "Support here. You said: never mind" in ai_texts(app), what="the reply")
+        await wait_for(pilot, lambda: "? waiting" not in row(), what="the row no longer waiting")

@@ -255,10 +255,12 @@ class ConversationRuns(Vertical):
         except BackendError:
             return
         self._rows.update_thread(thread)
+        pending = detect_pending(state)
+        self._rows.mark_waiting(thread_id, bool(pending))  # a question left for later may be gone
         if thread_id == self.thread_id:
             self.thread_state = state
             self.show_header(state, thread)
             self._inspector.show_state(state)
-            if ask and (pending := detect_pending(state)):
+            if ask and pending:
                 self.run_status.end("waiting", state_detail(state, pending))
                 self.ask_human(thread_id, pending)
