@@ -142,7 +142,7 @@ async def in_process_once() -> dict:
     """From ThreadbenchApp() (embedded mode) to the main screen answering a key."""
     from app.config import Settings
     from app.ui.app import ThreadbenchApp
-    from app.ui.screens.main import MainScreen
+    from app.ui.main_screen import MainScreen
     from bench.common import TERMINAL, now, painted, press, settle, wait_until
 
     home = Path(tempfile.mkdtemp(prefix="tb-bench-start-"))

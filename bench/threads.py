@@ -88,7 +88,7 @@ async def sdk_search_page(client, offset: int) -> float:
 
 async def first_page_once(url: str) -> float:
     """A fresh app: MainScreen mounted with its backend (ready) -> the first rows painted."""
-    from app.ui.screens.main import MainScreen
+    from app.ui.main_screen import MainScreen
 
     app = make_app(url)
     ready_at: list[float] = []

@@ -58,7 +58,7 @@ async def seed(client) -> tuple[str, float]:
 
 
 async def main(args) -> list:
-    from app.ui.widgets.history import FIRST_HISTORY_PAGE as HISTORY_PAGE
+    from app.ui.regions.history import FIRST_HISTORY_PAGE as HISTORY_PAGE
 
     client = get_client(url=args.url)
     thread_id, seconds = await seed(client)

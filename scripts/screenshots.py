@@ -94,7 +94,7 @@ async def drive(url: str, ids: dict[str, str], out: Path, only: set[str], png: b
             written.append(to_png(path))
 
     async with app.run_test(size=SIZE) as pilot:
-        from app.ui.screens.main import MainScreen
+        from app.ui.main_screen import MainScreen
         from app.ui.widgets.thread_list import ThreadList
 
         await wait_for(pilot, lambda: app.backend is not None and isinstance(app.screen, MainScreen), what="the app")

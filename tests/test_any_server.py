@@ -18,7 +18,7 @@ from app.models import RunRequest, ThreadSummary
 from app.run_target import graphs_in_refusal, refused_assistant, server_graphs, thread_graph
 from app.thread_filter import parse_filter
 from app.ui.screens.human_input import HumanInputScreen
-from app.ui.screens.main import MainScreen
+from app.ui.main_screen import MainScreen
 from app.ui.screens.pick_graph import PickGraphScreen
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.message_views import MessageView

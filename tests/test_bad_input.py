@@ -33,7 +33,7 @@ from textual.widgets import Collapsible, Input, Markdown, Static, TextArea
 
 from app.ui.screens.edit_state import EditStateScreen
 from app.ui.screens.human_input import HumanInputScreen
-from app.ui.screens.main import MainScreen
+from app.ui.main_screen import MainScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.screens.prompt import PromptScreen
 from app.ui.screens.run_options import RunOptionsScreen

@@ -30,7 +30,7 @@ from app.config import Settings
 from app.models import RunRequest, ThreadQuery
 from app.ui.app import ThreadbenchApp
 from app.ui.screens.connection import ConnectionScreen
-from app.ui.screens.main import MainScreen
+from app.ui.main_screen import MainScreen
 from ui_support import FIXED_NOW, TERMINAL, wait_for, wait_ready
 
 PASSWORD = "correct horse battery staple"

@@ -43,7 +43,7 @@ from app.ui.app import ThreadbenchApp
 from app.ui.screens.connection import Connection, ConnectionScreen
 from app.ui.screens.export import ExportScreen
 from app.ui.screens.help import HelpScreen
-from app.ui.screens.main import MainScreen
+from app.ui.main_screen import MainScreen
 from ui_support import TERMINAL, wait_for
 
 KEY = "tb-secret-KEY-0123456789abcdef"

@@ -18,7 +18,7 @@ from app.config import Settings
 from app.ui.app import ThreadbenchApp
 from app.ui.screens.connection import ConnectionScreen
 from app.ui.screens.edit_state import EditStateScreen
-from app.ui.screens.main import MainScreen
+from app.ui.main_screen import MainScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.thread_list import ThreadList

@@ -9,7 +9,7 @@ from langgraph_sdk import get_client
 
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
-from app.ui.widgets.inspector import Inspector
+from app.ui.regions.inspector import Inspector
 from app.ui.widgets.message_views import HumanMessageView
 from ui_support import TERMINAL, ai_texts, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 

@@ -22,7 +22,7 @@ from app.models import RunEvent, ThreadState
 from app.normalize import state_from_dict
 from app.ui.screens.edit_state import EditResult, EditStateScreen, parse_values
 from app.ui.widgets.event_log import EventLog
-from app.ui.widgets.inspector import Inspector
+from app.ui.regions.inspector import Inspector
 from app.ui.widgets.state_tree import StateTree, TextViewScreen
 from app.ui.widgets.timeline import Timeline
 

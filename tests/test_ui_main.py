@@ -160,7 +160,7 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
     """Going down to the last row keeps at most MAX_ROWS rows; going back up fetches the
     dropped rows again (the same server ranges, also when free text filters them here)
     without moving the highlighted row on screen; home from a dropped top goes to the first."""
-    import app.ui.widgets.thread_sidebar as sidebar_module
+    import app.ui.regions.thread_sidebar as sidebar_module
     import app.ui.widgets.thread_list as thread_list_module
 
     monkeypatch.setattr(ThreadList, "MAX_ROWS", 30)

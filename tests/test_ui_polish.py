@@ -27,7 +27,7 @@ from app.ui.app import ThreadbenchApp
 from app.ui.screens.connection import ConnectionScreen
 from app.ui.screens.export import ExportScreen
 from app.ui.screens.help import HelpScreen, binding_classes, help_groups
-from app.ui.screens.main import MainScreen
+from app.ui.main_screen import MainScreen
 from app.ui.screens.new_thread import NewThreadScreen
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.thread_list import ThreadList

@@ -10,7 +10,7 @@ from app.ui.screens.confirm import ConfirmScreen
 from app.ui.screens.human_input import HumanInputScreen
 from app.ui.screens.message_log import MessageLogScreen
 from app.ui.widgets.composer import Composer
-from app.ui.widgets.inspector import Inspector
+from app.ui.regions.inspector import Inspector
 from app.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, ai_texts, make_app, wait_for, wait_ready
 

@@ -9,7 +9,7 @@ from langgraph_sdk import get_client
 
 from app.ui.screens.edit_state import EditStateScreen
 from app.ui.widgets.chat_log import ChatLog
-from app.ui.widgets.inspector import Inspector
+from app.ui.regions.inspector import Inspector
 from app.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 

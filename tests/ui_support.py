@@ -45,7 +45,7 @@ async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0
 async def wait_ready(pilot, timeout: float = 30.0) -> None:
     """Until the main screen is mounted, has its backend and has loaded its first page:
     only then is focus where a person would find it."""
-    from app.ui.screens.main import MainScreen
+    from app.ui.main_screen import MainScreen
 
     app = pilot.app
 
@@ -124,7 +124,7 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
 
 async def send_in_new_thread(pilot, text: str) -> None:
     """Create a thread with the new-thread dialog (n, ctrl+s) and send `text` in it."""
-    from app.ui.screens.main import MainScreen
+    from app.ui.main_screen import MainScreen
     from app.ui.screens.new_thread import NewThreadScreen
     from app.ui.widgets.composer import Composer
 

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events, work
@@ -22,6 +23,7 @@ from textual._time import get_time
 from textual.app import App, InvalidThemeError
 from textual.binding import Binding
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Input, TextArea
@@ -37,13 +39,14 @@ from app.run_options import RunOptions
 from app.run_target import thread_graph
 from app.settings_file import remember_theme
 from app.ui.collector import CHECK_SECONDS, Collector
-from app.ui.commands import ThreadbenchCommands, find_main_screen
+from app.ui.commands import ThreadbenchCommands
 from app.ui.editor import EditorError, edit_in_editor
+from app.ui.main_screen import MainScreen, find_main_screen
+from app.ui.regions.inspector import FilterInput
 from app.ui.screens.confirm import ConfirmScreen
 from app.ui.screens.connection import Connection, ConnectionScreen
 from app.ui.screens.export import ExportScreen
 from app.ui.screens.help import HelpScreen, all_binding_ids
-from app.ui.screens.main import MainScreen
 from app.ui.text import clean
 
 MAX_SERVER_RESTARTS = 3
@@ -57,6 +60,8 @@ class ThreadbenchApp(App[None]):
     TITLE = "Threadbench"
     CSS_PATH = [STYLES / "app.tcss"]
     COMMANDS = App.COMMANDS | {ThreadbenchCommands}
+    HELP_OWNERS: ClassVar[dict[str, type[DOMNode]]] = {"Main screen": MainScreen, "State filter": FilterInput}
+    """The help screen's groups for the classes app.ui.screens.help may not import (they sit above it)."""
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Help: every key"),

@@ -15,7 +15,7 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -24,10 +24,11 @@ from textual.dom import DOMNode
 
 from app.backends.base import BackendError
 from app.models import ThreadQuery, ThreadSummary
+from app.ui.main_screen import find_main_screen
 from app.ui.text import one_line
 
 if TYPE_CHECKING:
-    from app.ui.screens.main import MainScreen
+    from app.ui.main_screen import MainScreen
 
 ID_LIKE = re.compile(r"[0-9a-f][0-9a-f-]{3,35}")
 ID_SCAN_PAGES = 5
@@ -35,15 +36,6 @@ ID_SCAN_PAGE = 100
 MAX_THREAD_HITS = 200
 MAX_MESSAGE_HITS = 100
 SKIP_ACTIONS = {"command_palette", "app.command_palette"}
-
-
-def find_main_screen(app: Any) -> "MainScreen | None":
-    from app.ui.screens.main import MainScreen
-
-    for screen in reversed(app.screen_stack):
-        if isinstance(screen, MainScreen):
-            return screen
-    return None
 
 
 def open_thread(main: "MainScreen", summary: ThreadSummary) -> None:

@@ -45,7 +45,10 @@ class HelpGroup:
 
 
 def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool]]:
-    """(group title, class, include the keys it inherits from Textual's widget)."""
+    """(group title, class, include the keys it inherits from Textual's widget).
+
+    The main screen and the region widgets sit above the screens (they push them), so this
+    module does not import them: the app names them in `HELP_OWNERS` (group title -> class)."""
     from app.ui.screens.cancel_run import CancelRunScreen
     from app.ui.screens.confirm import ConfirmScreen
     from app.ui.screens.connection import ConnectionScreen
@@ -53,7 +56,6 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from app.ui.screens.export import ExportScreen
     from app.ui.screens.human_input import DecisionPicker, HumanInputScreen
     from app.ui.screens.inbox import InboxScreen
-    from app.ui.screens.main import MainScreen
     from app.ui.screens.message_log import MessageLogScreen
     from app.ui.screens.new_thread import NewThreadScreen
     from app.ui.screens.pick_graph import PickGraphScreen
@@ -61,19 +63,19 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from app.ui.screens.run_options import RunOptionsScreen
     from app.ui.widgets.chat_log import ChatLog
     from app.ui.widgets.composer import Composer
-    from app.ui.widgets.inspector import FilterInput
     from app.ui.widgets.state_tree import StateTree, TextViewScreen
     from app.ui.widgets.thread_list import ThreadList
     from app.ui.widgets.timeline import Timeline
 
-    return [
+    owners: dict[str, type[DOMNode]] = getattr(app_class, "HELP_OWNERS", {})
+    listed: list[tuple[str, type[DOMNode] | None, bool]] = [
         ("Everywhere", app_class, False),
-        ("Main screen", MainScreen, False),
+        ("Main screen", owners.get("Main screen"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
         ("Composer", Composer, False),
         ("State tree", StateTree, True),
-        ("State filter", FilterInput, False),
+        ("State filter", owners.get("State filter"), False),
         ("Timeline", Timeline, False),
         ("Value view", TextViewScreen, False),
         ("Answer the agent", HumanInputScreen, False),
@@ -91,6 +93,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Connection", ConnectionScreen, False),
         ("Help", HelpScreen, False),
     ]
+    return [(title, owner, inherit) for title, owner, inherit in listed if owner is not None]
 
 
 def _bindings(items: list[BindingType]) -> list[Binding]:

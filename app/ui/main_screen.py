@@ -1,7 +1,7 @@
 """The main screen: the thread browser, the conversation and the inspector.
 
-Each region is a widget that owns its state and its workers (thread_sidebar.py,
-conversation.py with runs.py, inspector.py with history.py, connection.py); they post
+Each region is a widget that owns its state and its workers (regions/: thread_sidebar.py,
+conversation.py with runs.py, inspector.py with history.py; widgets/connection.py); they post
 Messages and this screen routes them to the region that acts (a chosen row opens in the
 conversation, a fork opens the new head). It keeps the layout and the bindings: every action
 forwards to the region that owns it.
@@ -9,7 +9,7 @@ forwards to the region that owns it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -20,15 +20,15 @@ from textual.screen import Screen
 from app.backends.base import ClearsState, KeepsMessageLog
 from app.models import ThreadState
 from app.thread_filter import ThreadFilter
+from app.ui.regions.conversation import Conversation
+from app.ui.regions.inspector import Inspector
+from app.ui.regions.thread_sidebar import ThreadSidebar
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.connection import ConnectionIndicator
-from app.ui.widgets.conversation import Conversation
-from app.ui.widgets.inspector import Inspector
 from app.ui.widgets.key_footer import KeyFooter
 from app.ui.widgets.run_status import RunStatus
 from app.ui.widgets.thread_list import ThreadList
-from app.ui.widgets.thread_sidebar import ThreadSidebar
 from app.ui.widgets.timeline import Timeline
 
 if TYPE_CHECKING:
@@ -324,3 +324,11 @@ class MainScreen(Screen):
     def action_message_log(self) -> None:
         if self.conversation.can(KeepsMessageLog, "keep a message log apart from the state"):
             self.conversation.message_log(self.thread_id)  # type: ignore[arg-type]
+
+
+def find_main_screen(app: Any) -> MainScreen | None:
+    """The main screen in `app`'s screen stack (under any modals), None before it is pushed."""
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, MainScreen):
+            return screen
+    return None

@@ -28,6 +28,7 @@ from app.models import ChatMessage, ThreadState, ThreadSummary
 from app.run_options import fields_from_schema
 from app.run_target import graphs_in_refusal, server_graphs, thread_graph
 from app.thread_ops import GONE, is_gone, state_detail
+from app.ui.regions.runs import ConversationRuns, Rows, StateView
 from app.ui.report import gone, report
 from app.ui.screens.cancel_run import CancelRunScreen
 from app.ui.screens.confirm import ConfirmScreen
@@ -40,7 +41,6 @@ from app.ui.text import clean, one_line
 from app.ui.widgets.chat_log import ChatLog
 from app.ui.widgets.composer import Composer
 from app.ui.widgets.run_status import RunStatus
-from app.ui.widgets.runs import ConversationRuns, Rows, StateView
 
 NO_THREAD = "no thread open"
 
