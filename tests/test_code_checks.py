@@ -1,6 +1,6 @@
 """The house's static checks, run with the suite (pyproject: [tool.ruff], [tool.mypy],
-[tool.importlinter]): lint on the data layer, mypy (strict there), and the import contract
-that keeps Textual and the UI out of it."""
+[tool.importlinter]): lint on the data layer, mypy (strict there), and the import contracts
+(nothing below the UI imports Textual; the UI's layers; no cycles)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def run(*command: str) -> None:
 @pytest.mark.parametrize("command", [
     pytest.param([str(BIN / "ruff"), "check", *DATA_LAYER], id="ruff"),
     pytest.param([str(BIN / "mypy")], id="mypy"),
-    pytest.param([str(BIN / "lint-imports"), "--contract", "data-layer"], id="import-contracts"),
+    pytest.param([str(BIN / "lint-imports"), "--no-cache"], id="import-contracts"),
 ])
 def test_the_code_passes(command: list[str]) -> None:
     run(*command)
