@@ -9,7 +9,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import urlparse
 
-from app.config import PASSWORD_ENV, Settings, api_key_problem, default_data_dir
+from app.backends.headers import api_key_problem
+from app.config import PASSWORD_ENV, Settings, default_data_dir
 from app.settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
 
 EXIT_USAGE = 2

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import platformdirs
 
 # Said here too for the CLI and the connection screen, which check a key before any backend exists.
-from app.backends.headers import api_key_problem as api_key_problem
 
 if TYPE_CHECKING:
     from app.backends.base import Credentials

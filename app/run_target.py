@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from app.backends.base import ListsGraphs
 
 # Read from the server's refusal; here too for the UI, which asks this module for the graphs.
-from app.backends.langgraph.mapping import graphs_in_refusal as graphs_in_refusal
 from app.models import ThreadQuery, ThreadSummary
 
 if TYPE_CHECKING:

@@ -35,16 +35,17 @@ import pytest
 from langgraph_sdk import get_client
 from textual.app import App
 from textual.widgets import Input, Select
+from ui_support import TERMINAL, wait_for
 
-from app.config import API_KEY_ENV_VARS, Settings, api_key_problem
+from app.backends.headers import api_key_problem
+from app.config import API_KEY_ENV_VARS, Settings
 from app.logs import log, setup_logging
 from app.settings_file import CONFIG_ENV, Flags, load_config, resolve_settings
 from app.ui.app import ThreadbenchApp
+from app.ui.main_screen import MainScreen
 from app.ui.screens.connection import Connection, ConnectionScreen
 from app.ui.screens.export import ExportScreen
 from app.ui.screens.help import HelpScreen
-from app.ui.main_screen import MainScreen
-from ui_support import TERMINAL, wait_for
 
 KEY = "tb-secret-KEY-0123456789abcdef"
 KEY_B = "tb-other-KEY-fedcba9876543210"

@@ -46,8 +46,6 @@ from app.models import (
 )
 
 T = TypeVar("T")
-THREAD_FIELDS = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
-NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
 CHECK_TIMEOUT = 10.0
 CONNECT_RETRIES = 1
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5, read=300, write=300, pool=5)  # the SDK's

@@ -23,10 +23,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from app.backends.base import BackendError, ClearsState, KeepsMessageLog, NotFound
+from app.backends.langgraph.mapping import graphs_in_refusal
 from app.human_input import PendingInput, answer_submitter, detect_pending
 from app.models import ChatMessage, ThreadState, ThreadSummary
 from app.run_options import fields_from_schema
-from app.run_target import graphs_in_refusal, server_graphs, thread_graph
+from app.run_target import server_graphs, thread_graph
 from app.thread_ops import GONE, is_gone, state_detail
 from app.ui.regions.runs import ConversationRuns, Rows, StateView
 from app.ui.report import gone, report

@@ -21,7 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from app.backends.base import Credentials
-from app.config import API_KEY_ENV_VARS, PASSWORD_ENV, api_key_problem
+from app.backends.headers import api_key_problem
+from app.config import API_KEY_ENV_VARS, PASSWORD_ENV
 from app.settings_file import Profile
 from app.ui.text import clean
 
