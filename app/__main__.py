@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 
-from app.cli import (
+from .cli import (
     EXIT_USAGE,
     UsageError,
     ask_password,
@@ -35,7 +35,7 @@ __all__ = ["UsageError", "ask_password", "build_parser", "main", "probe_server",
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["serve"]:
-        from app.serve import main as serve_main
+        from .serve import main as serve_main
 
         return serve_main(argv[1:])
     if argv[:1] == ["config"]:
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         import os
 
         enable_textual_devtools(os.environ)
-    from app.ui.app import ThreadbenchApp
+    from .ui.app import ThreadbenchApp
 
     app = ThreadbenchApp(settings, backend_kind=kind)
     try:

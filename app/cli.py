@@ -1,5 +1,5 @@
-"""The command line's pieces, shared by `threadbench` (app.__main__) and `threadbench serve`
-(app.serve): the parser, settings from the flags, the password prompt, the server probe."""
+"""The command line's pieces, shared by `threadbench` (threadbench.__main__) and `threadbench serve`
+(threadbench.serve): the parser, settings from the flags, the password prompt, the server probe."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import urlparse
 
-from app.backends.headers import api_key_problem
-from app.config import PASSWORD_ENV, Settings, default_data_dir
-from app.settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
+from .backends.headers import api_key_problem
+from .config import PASSWORD_ENV, Settings, default_data_dir
+from .settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
 
 EXIT_USAGE = 2
 
@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
-    """Flags > environment > config file; see app.settings_file.resolve_settings."""
+    """Flags > environment > config file; see threadbench.settings_file.resolve_settings."""
     import os
 
     if args.url and (args.graph or args.config):
@@ -155,8 +155,8 @@ def probe_server(settings: Settings) -> str:
     """Reach the server before the UI starts; returns the backend kind to use."""
     import asyncio
 
-    from app.backends.base import BackendError, Unauthorized
-    from app.backends.detect import detect_backend_kind
+    from .backends.base import BackendError, Unauthorized
+    from .backends.detect import detect_backend_kind
 
     assert settings.url is not None
     try:

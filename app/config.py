@@ -1,6 +1,6 @@
 """Settings: where the app's data lives and which server it talks to.
 
-Precedence is flags > environment > config file > defaults (app.settings_file reads the
+Precedence is flags > environment > config file > defaults (threadbench.settings_file reads the
 file and resolves it). The API key and the password are kept out of every repr so they
 cannot end up in a log line or a crash report by accident; a profile only names the
 variables that hold them.
@@ -19,7 +19,7 @@ import platformdirs
 # Said here too for the CLI and the connection screen, which check a key before any backend exists.
 
 if TYPE_CHECKING:
-    from app.backends.base import Credentials
+    from .backends.base import Credentials
 
 APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
@@ -120,7 +120,7 @@ class Settings:
 
     def credentials(self) -> Credentials | None:
         """The email and password to log in with, when an email is given."""
-        from app.backends.base import Credentials
+        from .backends.base import Credentials
 
         password = self.effective_password()
         return Credentials(self.email, password) if self.email and password else None

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app.models import ChatMessage, ThreadState
+from .models import ChatMessage, ThreadState
 
 ChangeKind = Literal["added", "removed", "changed"]
 LineKind = Literal["section", "added", "removed", "changed", "info"]

@@ -5,7 +5,7 @@
     load_thread_json(text) -> ExportedThread          (JSON round-trips)
     fetch_history(backend, thread_id)                 every checkpoint, newest first, paged
 
-Pure functions over app.models (fetch_history only calls the Backend protocol); nothing
+Pure functions over threadbench.models (fetch_history only calls the Backend protocol); nothing
 here imports Textual.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from app.models import ChatMessage, ThreadState, ThreadSummary
+from .models import ChatMessage, ThreadState, ThreadSummary
 
 FORMAT = "threadbench.thread/1"
 HISTORY_PAGE = 100

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.models import GraphInfo
+from .models import GraphInfo
 
 START = "__start__"
 END = "__end__"

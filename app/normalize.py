@@ -1,7 +1,7 @@
-"""LangGraph payloads as app.models: kept as a name for the callers (tests, bench) that read
-them; the functions live in app.backends.langgraph.mapping and .streaming."""
+"""LangGraph payloads as threadbench.models: kept as a name for the callers (tests, bench) that read
+them; the functions live in threadbench.backends.langgraph.mapping and .streaming."""
 
-from app.backends.langgraph.mapping import (
+from .backends.langgraph.mapping import (
     SECOND_TEXT_EXTRACT,
     TITLE_EXTRACT,
     approx_size,
@@ -18,7 +18,7 @@ from app.backends.langgraph.mapping import (
     thread_from_dict,
     thread_title,
 )
-from app.backends.langgraph.streaming import (
+from .backends.langgraph.streaming import (
     approx_text,
     error_text,
     run_event_from_part,

@@ -76,7 +76,7 @@ def assistant_value(assistant_id: str, graph_id: str, name: str) -> str:
 @dataclass
 class RunOptions:
     assistant_id: str = ""
-    """The user's pick for every run; "" runs each thread on its own graph (app.run_target)."""
+    """The user's pick for every run; "" runs each thread on its own graph (threadbench.run_target)."""
     values: dict[str, Any] = field(default_factory=dict)
     send_as: Literal["context", "configurable"] = "context"
 

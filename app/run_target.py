@@ -14,13 +14,13 @@ import re
 import uuid
 from typing import TYPE_CHECKING
 
-from app.backends.base import ListsGraphs
+from .backends.base import ListsGraphs
 
 # Read from the server's refusal; here too for the UI, which asks this module for the graphs.
-from app.models import ThreadQuery, ThreadSummary
+from .models import ThreadQuery, ThreadSummary
 
 if TYPE_CHECKING:
-    from app.backends.base import Backend
+    from .backends.base import Backend
 
 # The LangGraph server names each graph's default assistant uuid5(this, graph_id).
 _GRAPH_NAMESPACE = uuid.UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")

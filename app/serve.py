@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def app_command(app_args: list[str]) -> str:
-    return shlex.join([sys.executable, "-m", "app", *app_args])
+    return shlex.join([sys.executable, "-m", "threadbench", *app_args])
 
 
 def pop_option(args: list[str], name: str) -> tuple[str | None, list[str]]:
@@ -66,9 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     api_key, app_args = pop_option(app_args, "--api-key")
     if api_key:
         os.environ["LANGGRAPH_API_KEY"] = api_key  # inherited by each app process
-    from app.cli import UsageError, ask_password, settings_from_args
-    from app.cli import build_parser as app_parser
-    from app.config import PASSWORD_ENV
+    from .cli import UsageError, ask_password, settings_from_args
+    from .cli import build_parser as app_parser
+    from .config import PASSWORD_ENV
 
     try:
         settings = settings_from_args(app_parser().parse_args(app_args))
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[PASSWORD_ENV] = settings.password  # inherited by each app process
     server = None
     if settings.url is None:  # one embedded server for every tab
-        from app.embedded.launcher import EmbeddedServer, LaunchError
+        from .embedded.launcher import EmbeddedServer, LaunchError
 
         _, app_args = pop_option(app_args, "--graph")
         _, app_args = pop_option(app_args, "--config")

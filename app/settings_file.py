@@ -43,7 +43,7 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from app.config import APP_NAME, Profile, Settings, default_data_dir
+from .config import APP_NAME, Profile, Settings, default_data_dir
 
 CONFIG_ENV = "THREADBENCH_CONFIG"
 PROFILE_ENV = "THREADBENCH_PROFILE"

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from app.models import RunEvent, ToolCallChunk
+from .models import RunEvent, ToolCallChunk
 
 FRAME_SECONDS = 1 / 20
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.models import ThreadQuery, ThreadSummary
+from .models import ThreadQuery, ThreadSummary
 
 STATUSES = ("idle", "busy", "interrupted", "error")
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from app.backends.base import Backend, BackendError, NotFound
-from app.models import ThreadState, ThreadSummary
+from .backends.base import Backend, BackendError, NotFound
+from .models import ThreadState, ThreadSummary
 
 if TYPE_CHECKING:
-    from app.human_input import PendingInput
+    from .human_input import PendingInput
 
 GONE = "It was deleted (by another client?): it is removed from the list."
 """What happened when the server no longer has a thread the list shows."""

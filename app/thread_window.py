@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.models import ThreadSummary
+from .models import ThreadSummary
 
 
 @dataclass(eq=False)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from app.models import ThreadState
+from .models import ThreadState
 
 MAX_LANES = 4
 """Columns of the lane drawing; further branches share the last column."""

@@ -13,8 +13,8 @@ import argparse
 import asyncio
 import contextlib
 import json
-import sys
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -104,8 +104,8 @@ def ms(seconds: float) -> float:
 def make_app(url: str, probe: bool = False):
     """The real app on `url`, the way tests/ui_support.make_app builds it (fresh data dir);
     with `probe`, its backend is wrapped in a Probe (then `app.backend` is the probe)."""
-    from app.config import Settings
-    from app.ui.app import ThreadbenchApp
+    from threadbench.config import Settings
+    from threadbench.ui.app import ThreadbenchApp
 
     settings = Settings(url=url, data_dir=Path(tempfile.mkdtemp(prefix="tb-bench-")))
     kwargs = {"wrap_backend": Probe} if probe else {}

@@ -20,7 +20,6 @@ import uuid
 from langgraph_sdk import get_client
 
 from bench.common import (
-    running,
     cli,
     emit,
     make_app,
@@ -29,6 +28,7 @@ from bench.common import (
     now,
     painted,
     rss_mb,
+    running,
     settle,
     timed_ms,
     verdict,
@@ -72,7 +72,7 @@ async def seed(client) -> str:
 
 
 async def main(args) -> list:
-    from app.ui.widgets.message_views import MessageView
+    from threadbench.ui.widgets.message_views import MessageView
 
     client = get_client(url=args.url)
     thread_id = await seed(client)

@@ -60,7 +60,7 @@ def main() -> int:
     if unknown:
         parser.error(f"unknown benchmark(s): {', '.join(sorted(unknown))}")
 
-    from app.embedded.launcher import EmbeddedServer
+    from threadbench.embedded.launcher import EmbeddedServer
 
     server = None
     url = args.url

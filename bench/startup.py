@@ -100,7 +100,7 @@ def launch_once() -> dict:
         "THREADBENCH_CONFIG": str(home / "config.toml"),
         "THREADBENCH_DATA_DIR": str(home / "data"),
     }
-    term = Terminal("-m", "app", "--data-dir", str(home / "data"), env=env)
+    term = Terminal("-m", "threadbench", "--data-dir", str(home / "data"), env=env)
     try:
         first = term.wait_for(FIRST_FRAME, 20)
         if first is None:
@@ -140,9 +140,10 @@ def baseline_once() -> float:
 
 async def in_process_once() -> dict:
     """From ThreadbenchApp() (embedded mode) to the main screen answering a key."""
-    from app.config import Settings
-    from app.ui.app import ThreadbenchApp
-    from app.ui.main_screen import MainScreen
+    from threadbench.config import Settings
+    from threadbench.ui.app import ThreadbenchApp
+    from threadbench.ui.main_screen import MainScreen
+
     from bench.common import TERMINAL, now, painted, press, settle, wait_until
 
     home = Path(tempfile.mkdtemp(prefix="tb-bench-start-"))

@@ -22,7 +22,6 @@ import asyncio
 from langgraph_sdk import get_client
 
 from bench.common import (
-    running,
     Probe,
     StallMeter,
     cli,
@@ -33,6 +32,7 @@ from bench.common import (
     now,
     painted,
     ratio_verdict,
+    running,
     settle,
     verdict,
     wait_until,
@@ -62,7 +62,7 @@ async def sdk_run(client, thread_id: str) -> dict:
 
 
 async def app_run(app, probe: Probe, client, tail: str) -> dict:
-    from app.ui.widgets.message_views import AIMessageView
+    from threadbench.ui.widgets.message_views import AIMessageView
 
     screen = app.screen
     thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})

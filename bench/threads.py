@@ -24,7 +24,6 @@ import asyncio
 from langgraph_sdk import get_client
 
 from bench.common import (
-    running,
     POLL,
     cli,
     emit,
@@ -35,6 +34,7 @@ from bench.common import (
     painted,
     press,
     rss_mb,
+    running,
     settle,
     verdict,
     wait_until,
@@ -64,8 +64,8 @@ async def seed(client, tag: str, count: int = COUNT) -> float:
 
 
 async def sdk_first_page(client) -> float:
-    from app.backends.langgraph import THREAD_FIELDS
-    from app.normalize import TITLE_EXTRACT
+    from threadbench.backends.langgraph import THREAD_FIELDS
+    from threadbench.normalize import TITLE_EXTRACT
 
     start = now()
     await asyncio.gather(
@@ -77,8 +77,8 @@ async def sdk_first_page(client) -> float:
 
 
 async def sdk_search_page(client, offset: int) -> float:
-    from app.backends.langgraph import THREAD_FIELDS
-    from app.normalize import TITLE_EXTRACT
+    from threadbench.backends.langgraph import THREAD_FIELDS
+    from threadbench.normalize import TITLE_EXTRACT
 
     start = now()
     await client.threads.search(limit=50, offset=offset, sort_by="updated_at", sort_order="desc",
@@ -88,7 +88,7 @@ async def sdk_search_page(client, offset: int) -> float:
 
 async def first_page_once(url: str) -> float:
     """A fresh app: MainScreen mounted with its backend (ready) -> the first rows painted."""
-    from app.ui.main_screen import MainScreen
+    from threadbench.ui.main_screen import MainScreen
 
     app = make_app(url)
     ready_at: list[float] = []

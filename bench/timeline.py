@@ -20,7 +20,6 @@ import uuid
 from langgraph_sdk import get_client
 
 from bench.common import (
-    running,
     cli,
     emit,
     make_app,
@@ -28,6 +27,7 @@ from bench.common import (
     ms,
     now,
     painted,
+    running,
     settle,
     timed_ms,
     verdict,
@@ -58,7 +58,7 @@ async def seed(client) -> tuple[str, float]:
 
 
 async def main(args) -> list:
-    from app.ui.regions.history import FIRST_HISTORY_PAGE as HISTORY_PAGE
+    from threadbench.ui.regions.history import FIRST_HISTORY_PAGE as HISTORY_PAGE
 
     client = get_client(url=args.url)
     thread_id, seconds = await seed(client)

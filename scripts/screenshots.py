@@ -27,10 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from langgraph_sdk import get_client  # noqa: E402
 from textual.widgets import Input, TextArea  # noqa: E402
-
-from app.config import Settings  # noqa: E402
-from app.embedded.launcher import EmbeddedServer  # noqa: E402
-from app.ui.app import ThreadbenchApp  # noqa: E402
+from threadbench.config import Settings  # noqa: E402
+from threadbench.embedded.launcher import EmbeddedServer  # noqa: E402
+from threadbench.ui.app import ThreadbenchApp  # noqa: E402
 
 SIZE = (140, 40)
 CONVERSATIONS = [
@@ -94,8 +93,8 @@ async def drive(url: str, ids: dict[str, str], out: Path, only: set[str], png: b
             written.append(to_png(path))
 
     async with app.run_test(size=SIZE) as pilot:
-        from app.ui.main_screen import MainScreen
-        from app.ui.widgets.thread_list import ThreadList
+        from threadbench.ui.main_screen import MainScreen
+        from threadbench.ui.widgets.thread_list import ThreadList
 
         await wait_for(pilot, lambda: app.backend is not None and isinstance(app.screen, MainScreen), what="the app")
         main = app.screen
@@ -147,7 +146,7 @@ async def drive(url: str, ids: dict[str, str], out: Path, only: set[str], png: b
 
         # the agent asks: a clarification, an approval, the inbox
         async def ask(name: str) -> None:
-            from app.ui.screens.human_input import HumanInputScreen
+            from threadbench.ui.screens.human_input import HumanInputScreen
 
             await open_thread(name)
             await pilot.press("a")

@@ -11,10 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from app.embedded.launcher import EmbeddedServer
 from deerflow_gateway_proxy import GatewayStandIn
 from tenxgraph_fixtures import *  # noqa: F403 - the 10xGraph server fixtures
+from threadbench.embedded.launcher import EmbeddedServer
 from ui_fixtures import *  # noqa: F403 - deterministic UI (no cursor blink)
 
 GRAPHS = Path(__file__).parent / "graphs"

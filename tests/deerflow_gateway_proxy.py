@@ -39,8 +39,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
-
-from app.embedded.launcher import free_port
+from threadbench.embedded.launcher import free_port
 
 HEALTH = {"service": "deer-flow-gateway", "status": "healthy"}
 REFUSED_MODES = {"messages", "events"}

@@ -11,19 +11,18 @@ from contextlib import asynccontextmanager
 import pytest
 from langgraph_sdk import get_client
 from textual import events
+from threadbench.backends.base import Invalid
+from threadbench.backends.langgraph import LangGraphBackend
+from threadbench.backends.langgraph.mapping import graphs_in_refusal
+from threadbench.models import RunRequest, ThreadSummary
+from threadbench.run_target import refused_assistant, server_graphs, thread_graph
+from threadbench.thread_filter import parse_filter
+from threadbench.ui.main_screen import MainScreen
+from threadbench.ui.screens.human_input import HumanInputScreen
+from threadbench.ui.screens.pick_graph import PickGraphScreen
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.message_views import MessageView
 from ui_support import TERMINAL, ai_texts, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
-
-from app.backends.base import Invalid
-from app.backends.langgraph import LangGraphBackend
-from app.backends.langgraph.mapping import graphs_in_refusal
-from app.models import RunRequest, ThreadSummary
-from app.run_target import refused_assistant, server_graphs, thread_graph
-from app.thread_filter import parse_filter
-from app.ui.main_screen import MainScreen
-from app.ui.screens.human_input import HumanInputScreen
-from app.ui.screens.pick_graph import PickGraphScreen
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.message_views import MessageView
 
 
 async def run_on(url: str, graph: str, text: str, metadata: dict | None = None) -> str:

@@ -10,14 +10,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
-
-from app.backends.base import Conflict, Invalid, NotFound
-from app.backends.detect import detect_backend_kind, make_backend, normalize_kind
-from app.backends.deerflow.gateway import GatewayBackend
-from app.backends.langgraph import LangGraphBackend
-from app.models import RunEvent, RunRequest, ThreadQuery
 from langgraph_sdk import get_client
 from test_backend_langgraph import collect, kinds, read_until, say, wait_for_event, wait_for_run
+from threadbench.backends.base import Conflict, Invalid, NotFound
+from threadbench.backends.deerflow.gateway import GatewayBackend
+from threadbench.backends.detect import detect_backend_kind, make_backend, normalize_kind
+from threadbench.backends.langgraph import LangGraphBackend
+from threadbench.models import RunEvent, RunRequest, ThreadQuery
 
 pytestmark = pytest.mark.server
 
@@ -185,8 +184,8 @@ async def test_graph_and_schemas_are_empty_without_an_error(backend: GatewayBack
 
 def test_threadbench_starts_on_the_gateway(gateway_url: str, tmp_path, monkeypatch) -> None:
     """`threadbench --url http://host:8001/api` probes the Gateway and starts (it exited 2)."""
-    from app.__main__ import main
-    from app.ui.app import ThreadbenchApp
+    from threadbench.__main__ import main
+    from threadbench.ui.app import ThreadbenchApp
 
     made: list[ThreadbenchApp] = []
     monkeypatch.setattr(ThreadbenchApp, "run", lambda self, *a, **k: made.append(self))

@@ -16,8 +16,8 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 import pytest_asyncio
-
-from app.backends.base import (
+from langgraph_sdk import get_client
+from threadbench.backends.base import (
     Backend,
     BackendError,
     Conflict,
@@ -27,11 +27,10 @@ from app.backends.base import (
     Unauthorized,
     Unreachable,
 )
-from app.backends.langgraph import LangGraphBackend, StreamPosition
-from app.embedded.launcher import free_port
-from app.models import Interrupt, RunEvent, RunRequest, ThreadQuery
-from app.normalize import run_event_from_part
-from langgraph_sdk import get_client
+from threadbench.backends.langgraph import LangGraphBackend, StreamPosition
+from threadbench.embedded.launcher import free_port
+from threadbench.models import Interrupt, RunEvent, RunRequest, ThreadQuery
+from threadbench.normalize import run_event_from_part
 
 
 def say(text: str, graph: str = "be_chat", **options: object) -> RunRequest:

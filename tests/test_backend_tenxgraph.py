@@ -11,12 +11,11 @@ import asyncio
 import uuid
 
 import pytest
-
-from app.backends.base import Backend, Conflict, Invalid, NotFound, Unauthorized, Unreachable
-from app.backends.detect import detect_backend_kind, make_backend
-from app.backends.tenxgraph import TenXGraphBackend, to_client_message
-from app.models import RunEvent, RunRequest, ThreadQuery
 from tenxgraph_server import free_port
+from threadbench.backends.base import Backend, Conflict, Invalid, NotFound, Unauthorized, Unreachable
+from threadbench.backends.detect import detect_backend_kind, make_backend
+from threadbench.backends.tenxgraph import TenXGraphBackend, to_client_message
+from threadbench.models import RunEvent, RunRequest, ThreadQuery
 
 
 def new_id(prefix: str = "tb") -> str:
@@ -466,7 +465,7 @@ async def test_detect_tenxgraph(tenxgraph_url: str, tenxgraph_jwt) -> None:
 
 async def test_detect_langgraph(server_url: str) -> None:
     assert await detect_backend_kind(server_url) == "langgraph"
-    pytest.importorskip("app.backends.langgraph")
+    pytest.importorskip("threadbench.backends.langgraph")
     backend = make_backend("langgraph", server_url, None)
     try:
         assert type(backend).__name__ == "LangGraphBackend"

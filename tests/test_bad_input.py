@@ -30,19 +30,18 @@ from langgraph_sdk import get_client
 from rich.cells import cell_len
 from textual import events
 from textual.widgets import Collapsible, Input, Markdown, Static, TextArea
-
-from app.ui.screens.edit_state import EditStateScreen
-from app.ui.screens.human_input import HumanInputScreen
-from app.ui.main_screen import MainScreen
-from app.ui.screens.new_thread import NewThreadScreen
-from app.ui.screens.prompt import PromptScreen
-from app.ui.screens.run_options import RunOptionsScreen
-from app.thread_filter import parse_filter
-from app.ui.text import clean
-from app.ui.widgets import message_views
-from app.ui.widgets.message_views import AIMessageView, MessageView, ToolCallView, ToolResultView
-from app.ui.widgets.state_tree import StateTree, TextViewScreen
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.thread_filter import parse_filter
+from threadbench.ui.main_screen import MainScreen
+from threadbench.ui.screens.edit_state import EditStateScreen
+from threadbench.ui.screens.human_input import HumanInputScreen
+from threadbench.ui.screens.new_thread import NewThreadScreen
+from threadbench.ui.screens.prompt import PromptScreen
+from threadbench.ui.screens.run_options import RunOptionsScreen
+from threadbench.ui.text import clean
+from threadbench.ui.widgets import message_views
+from threadbench.ui.widgets.message_views import AIMessageView, MessageView, ToolCallView, ToolResultView
+from threadbench.ui.widgets.state_tree import StateTree, TextViewScreen
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, make_app, wait_for
 
 pytestmark = pytest.mark.server
@@ -292,7 +291,7 @@ def place_widget(main: MainScreen, place: str):
 
 def expected_text(place: str, value: str, tag: str) -> str:
     """How the place shows `value` (as the server keeps it): control characters as the
-    visible symbols of app.ui.text.clean, markup as typed."""
+    visible symbols of threadbench.ui.text.clean, markup as typed."""
     if place == "metadata":
         return "m=" + clean(tag)
     if place == "list-title":  # the list's title is on one line: whitespace runs collapsed

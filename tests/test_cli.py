@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from app.embedded.launcher import free_port
+from threadbench.embedded.launcher import free_port
 
 GOOD_GRAPH = """
 from typing_extensions import TypedDict
@@ -36,12 +35,12 @@ graph = builder.compile()
 
 def run_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "threadbench", *args], capture_output=True, text=True, timeout=timeout
     )
 
 
 def server_pids(marker: str) -> list[int]:
-    found = subprocess.run(["pgrep", "-f", f"app.embedded.serve.*{marker}"], capture_output=True, text=True)
+    found = subprocess.run(["pgrep", "-f", f"threadbench.embedded.serve.*{marker}"], capture_output=True, text=True)
     return [int(pid) for pid in found.stdout.split()]
 
 
@@ -52,7 +51,7 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become the app
             os.environ.update(TERM="xterm-256color", COLUMNS="120", LINES="40")
-            os.execv(sys.executable, [sys.executable, "-m", "app", *args])
+            os.execv(sys.executable, [sys.executable, "-m", "threadbench", *args])
         self.output = b""
 
     def read(self, seconds: float) -> None:
@@ -161,8 +160,8 @@ def test_debug_turns_on_textual_devtools_even_without_textual_dev(tmp_path: Path
     """--debug sets TEXTUAL (read when an App is made) to include devtools and debug, as
     `textual run --dev` does. Without textual-dev the app is still made, and its log says
     once how to get the console."""
-    from app.__main__ import main
-    from app.ui.app import ThreadbenchApp
+    from threadbench.__main__ import main
+    from threadbench.ui.app import ThreadbenchApp
 
     made: list[ThreadbenchApp] = []
     monkeypatch.setattr(ThreadbenchApp, "run", lambda self, *a, **k: made.append(self))

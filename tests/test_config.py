@@ -11,9 +11,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from app.__main__ import UsageError, build_parser, settings_from_args
-from app.settings_file import (
+from threadbench.__main__ import UsageError, build_parser, settings_from_args
+from threadbench.settings_file import (
     ConfigError,
     Flags,
     config_path,
@@ -236,7 +235,7 @@ def test_threadbench_config_lists_profiles_without_key_or_password_values(config
         "DEER_PASSWORD": "super-secret-password",
     }
     result = subprocess.run(
-        [sys.executable, "-m", "app", "config"], capture_output=True, text=True, env=env, timeout=30
+        [sys.executable, "-m", "threadbench", "config"], capture_output=True, text=True, env=env, timeout=30
     )
     assert result.returncode == 0, result.stderr
     assert str(config_file) in result.stdout
@@ -251,6 +250,6 @@ def test_the_cli_refuses_a_broken_config_file_with_status_2(tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text("[profiles.a\n")
     env = {**os.environ, "THREADBENCH_CONFIG": str(path)}
-    result = subprocess.run([sys.executable, "-m", "app"], capture_output=True, text=True, env=env, timeout=30)
+    result = subprocess.run([sys.executable, "-m", "threadbench"], capture_output=True, text=True, env=env, timeout=30)
     assert result.returncode == 2
     assert "not valid TOML" in result.stderr and "Traceback" not in result.stderr

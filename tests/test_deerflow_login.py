@@ -20,17 +20,16 @@ import uuid
 import httpx
 import pytest
 from textual.widgets import Input
-
-from app.__main__ import UsageError, ask_password, build_parser, probe_server, settings_from_args
-from app.backends.base import Credentials, LoginFailed, LoginRequired
-from app.backends.detect import detect_backend_kind
-from app.backends.langgraph import LangGraphBackend
-from app.backends.session_auth import asks_to_log_in, origin_of
-from app.config import Settings
-from app.models import RunRequest, ThreadQuery
-from app.ui.app import ThreadbenchApp
-from app.ui.screens.connection import ConnectionScreen
-from app.ui.main_screen import MainScreen
+from threadbench.__main__ import UsageError, ask_password, build_parser, probe_server, settings_from_args
+from threadbench.backends.base import Credentials, LoginFailed, LoginRequired
+from threadbench.backends.detect import detect_backend_kind
+from threadbench.backends.langgraph import LangGraphBackend
+from threadbench.backends.session_auth import asks_to_log_in, origin_of
+from threadbench.config import Settings
+from threadbench.models import RunRequest, ThreadQuery
+from threadbench.ui.app import ThreadbenchApp
+from threadbench.ui.main_screen import MainScreen
+from threadbench.ui.screens.connection import ConnectionScreen
 from ui_support import FIXED_NOW, TERMINAL, wait_for, wait_ready
 
 PASSWORD = "correct horse battery staple"
@@ -176,8 +175,8 @@ async def test_the_session_survives_every_renewal_of_the_client(deerflow_url) ->
 
 @pytest.mark.server
 async def test_the_session_and_the_password_go_to_its_origin_only(deerflow_url) -> None:
-    from app.backends.session_auth import SessionAuth
     from test_secrets import Recorder
+    from threadbench.backends.session_auth import SessionAuth
 
     session = SessionAuth(deerflow_url + "/some/path", ADA)
     with Recorder() as other:
@@ -239,7 +238,7 @@ def test_email_with_the_password_variable_connects(deerflow_url, monkeypatch) ->
 def test_email_without_a_password_or_a_terminal_is_one_paragraph_and_status_2(monkeypatch) -> None:
     monkeypatch.delenv("THREADBENCH_PASSWORD", raising=False)
     result = subprocess.run(
-        [sys.executable, "-m", "app", "--url", "http://127.0.0.1:9", "--email", ADA.email],
+        [sys.executable, "-m", "threadbench", "--url", "http://127.0.0.1:9", "--email", ADA.email],
         capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr

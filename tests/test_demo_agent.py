@@ -10,11 +10,10 @@ import pytest
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
-
-from app.embedded.demo.agent import build_graph, graph
-from app.embedded.demo.model import ScriptedChatModel
-from app.embedded.demo.script import DemoCrash, decide, long_markdown, title_from, tokens
-from app.embedded.demo.tools import TOOLS
+from threadbench.embedded.demo.agent import build_graph, graph
+from threadbench.embedded.demo.model import ScriptedChatModel
+from threadbench.embedded.demo.script import DemoCrash, decide, long_markdown, title_from, tokens
+from threadbench.embedded.demo.tools import TOOLS
 
 
 @pytest.fixture

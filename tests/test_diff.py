@@ -8,10 +8,9 @@ import time
 
 import pytest
 from data.checkpoints import history, raw_history
-
-from app.diff import StateDiff, diff_states, summarize
-from app.normalize import state_from_dict
-from app.timeline import build_rows
+from threadbench.diff import StateDiff, diff_states, summarize
+from threadbench.normalize import state_from_dict
+from threadbench.timeline import build_rows
 
 
 @pytest.fixture(scope="module")

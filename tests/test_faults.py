@@ -7,12 +7,12 @@ import contextlib
 import os
 import signal
 
-from app.backends.base import Unreachable
-from app.config import Settings
-from app.ui.app import ThreadbenchApp
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.message_views import AIMessageView
 from langgraph_sdk import get_client
+from threadbench.backends.base import Unreachable
+from threadbench.config import Settings
+from threadbench.ui.app import ThreadbenchApp
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.message_views import AIMessageView
 from ui_support import FIXED_NOW, TERMINAL, ai_texts, open_tagged, tag, wait_for, wait_ready
 
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from data.checkpoints import graph
-
-from app.graph_layout import END, START, layout_graph
-from app.models import GraphEdge, GraphInfo, GraphNode
+from threadbench.graph_layout import END, START, layout_graph
+from threadbench.models import GraphEdge, GraphInfo, GraphNode
 
 
 def texts(layout) -> list[str]:

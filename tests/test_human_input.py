@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from app.human_input import (
+from threadbench.human_input import (
     Answer,
     AnswerError,
     Decision,
@@ -27,7 +26,7 @@ from app.human_input import (
     validate_args,
     validate_form,
 )
-from app.models import ChatMessage, Interrupt, RunEvent, RunRequest, TaskInfo, ThreadState, ToolCall
+from threadbench.models import ChatMessage, Interrupt, RunEvent, RunRequest, TaskInfo, ThreadState, ToolCall
 
 CLARIFY = {
     "question": "Which kind of answer?",
@@ -539,7 +538,7 @@ async def test_submit_answer_seed_updates_state_first():
 
 
 async def test_submit_answer_refusal_raises_before_returning():
-    from app.backends.base import Conflict
+    from threadbench.backends.base import Conflict
 
     backend = FakeBackend(refuse=Conflict("thread is busy"))
     pending = pending_from_value(CLARIFY)
@@ -560,8 +559,8 @@ def test_answer_objects_round_trip():
 
 
 async def test_answer_submitter_hands_over_the_events_or_returns_the_reason():
-    from app.backends.base import Conflict
-    from app.human_input import answer_submitter
+    from threadbench.backends.base import Conflict
+    from threadbench.human_input import answer_submitter
 
     accepted: list = []
     pending = pending_from_value(CLARIFY)
@@ -577,8 +576,8 @@ async def test_answer_submitter_hands_over_the_events_or_returns_the_reason():
 
 
 async def test_pending_for_thread_uses_the_summary_interrupts():
-    from app.human_input import pending_for_thread
-    from app.models import ThreadSummary
+    from threadbench.human_input import pending_for_thread
+    from threadbench.models import ThreadSummary
 
     class NoState(FakeBackend):
         async def get_state(self, thread_id, checkpoint_id=None):

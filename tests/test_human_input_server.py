@@ -9,9 +9,8 @@ import asyncio
 import json
 
 import pytest
-
-from app.backends.langgraph import LangGraphBackend
-from app.human_input import (
+from threadbench.backends.langgraph import LangGraphBackend
+from threadbench.human_input import (
     Decision,
     HumanResponse,
     detect_pending,
@@ -20,7 +19,7 @@ from app.human_input import (
     option_response,
     submit_answer,
 )
-from app.models import RunRequest
+from threadbench.models import RunRequest
 
 pytestmark = pytest.mark.server
 
@@ -192,7 +191,7 @@ async def test_parallel_interrupts_answered_by_id(backend):
 
 
 async def test_refused_answer_raises_before_streaming(backend):
-    from app.backends.base import BackendError
+    from threadbench.backends.base import BackendError
 
     thread_id = await start(backend, "hi_clarify")
     [pending] = detect_pending(await backend.get_state(thread_id))

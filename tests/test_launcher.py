@@ -11,8 +11,7 @@ from pathlib import Path
 
 import httpx
 from langgraph_sdk import get_client
-
-from app.embedded.launcher import DEMO_GRAPH, EmbeddedServer, graph_config
+from threadbench.embedded.launcher import DEMO_GRAPH, EmbeddedServer, graph_config
 
 
 def test_relative_graph_paths_in_a_config_are_made_absolute(tmp_path: Path):

@@ -1,13 +1,12 @@
-"""app.normalize: payload dicts of every odd shape into models, without raising."""
+"""threadbench.normalize: payload dicts of every odd shape into models, without raising."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
 import pytest
-
-from app.models import ChatMessage, Interrupt, RunEvent
-from app.normalize import (
+from threadbench.models import ChatMessage, Interrupt, RunEvent
+from threadbench.normalize import (
     content_text,
     error_text,
     interrupts_from_thread,

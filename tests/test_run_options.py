@@ -1,4 +1,4 @@
-from app.run_options import RunOptions, fields_from_schema
+from threadbench.run_options import RunOptions, fields_from_schema
 
 
 def test_fields_come_from_the_schema_then_deerflow_keys():

@@ -35,17 +35,16 @@ import pytest
 from langgraph_sdk import get_client
 from textual.app import App
 from textual.widgets import Input, Select
+from threadbench.backends.headers import api_key_problem
+from threadbench.config import API_KEY_ENV_VARS, Settings
+from threadbench.logs import log, setup_logging
+from threadbench.settings_file import CONFIG_ENV, Flags, load_config, resolve_settings
+from threadbench.ui.app import ThreadbenchApp
+from threadbench.ui.main_screen import MainScreen
+from threadbench.ui.screens.connection import Connection, ConnectionScreen
+from threadbench.ui.screens.export import ExportScreen
+from threadbench.ui.screens.help import HelpScreen
 from ui_support import TERMINAL, wait_for
-
-from app.backends.headers import api_key_problem
-from app.config import API_KEY_ENV_VARS, Settings
-from app.logs import log, setup_logging
-from app.settings_file import CONFIG_ENV, Flags, load_config, resolve_settings
-from app.ui.app import ThreadbenchApp
-from app.ui.main_screen import MainScreen
-from app.ui.screens.connection import Connection, ConnectionScreen
-from app.ui.screens.export import ExportScreen
-from app.ui.screens.help import HelpScreen
 
 KEY = "tb-secret-KEY-0123456789abcdef"
 KEY_B = "tb-other-KEY-fedcba9876543210"
@@ -379,7 +378,7 @@ def test_a_key_that_cannot_be_sent_is_refused_with_a_message_that_does_not_quote
 
 
 def test_the_cli_refuses_such_a_key_before_starting(capsys, no_keys_in_env) -> None:
-    from app.__main__ import main
+    from threadbench.__main__ import main
 
     no_keys_in_env.setenv("LANGGRAPH_API_KEY", KEY + "\u2013")
     assert main(["--url", "http://127.0.0.1:9"]) == 2
@@ -440,7 +439,7 @@ PASSWORD = "correct horse battery staple"  # the test DeerFlow's (tests/graphs/d
 
 async def open_own_thread(pilot, backend, text: str) -> str:
     """A thread of the logged-in user's, with one exchange, opened in the app."""
-    from app.models import RunRequest
+    from threadbench.models import RunRequest
 
     app = pilot.app
     thread = await backend.create_thread(graph_id="lead_agent")
@@ -470,8 +469,8 @@ def session_secrets(app) -> list[str]:
 async def test_a_deerflow_login_is_never_written_or_shown_and_goes_to_its_origin_only(
     deerflow_url, place, no_keys_in_env
 ) -> None:
-    from app.backends.base import Credentials
-    from app.backends.langgraph import LangGraphBackend
+    from threadbench.backends.base import Credentials
+    from threadbench.backends.langgraph import LangGraphBackend
 
     no_keys_in_env.setenv("TB_DEER_PASSWORD", PASSWORD)
     no_keys_in_env.delenv("THREADBENCH_PASSWORD", raising=False)

@@ -19,8 +19,7 @@ from pathlib import Path
 import aiohttp
 import httpx
 import pytest
-
-from app.embedded.launcher import free_port
+from threadbench.embedded.launcher import free_port
 
 pytestmark = pytest.mark.server
 CHROMIUM = Path("/usr/bin/chromium")
@@ -31,7 +30,7 @@ def served(server_url: str, tmp_path: Path):
     port = free_port()
     env = {**os.environ, "THREADBENCH_CONFIG": str(tmp_path / "config.toml"), "THREADBENCH_DATA_DIR": str(tmp_path)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1", "--port", str(port), "--url", server_url],
+        [sys.executable, "-m", "threadbench", "serve", "--host", "127.0.0.1", "--port", str(port), "--url", server_url],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=env,

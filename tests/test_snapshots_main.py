@@ -7,12 +7,11 @@ import asyncio
 
 import pytest
 from langgraph_sdk import get_client
-
-from app.models import ChatMessage, RunEvent, ToolCallChunk
-from app.ui.widgets.chat_log import ChatLog
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.run_status import RunStatus
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.models import ChatMessage, RunEvent, ToolCallChunk
+from threadbench.ui.widgets.chat_log import ChatLog
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.run_status import RunStatus
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, make_snapshot_app, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
@@ -190,7 +189,7 @@ def test_run_options_screen(seeded, snap_compare):
 
 
 def test_cancel_run_screen(seeded, snap_compare):
-    from app.ui.screens.cancel_run import CancelRunScreen
+    from threadbench.ui.screens.cancel_run import CancelRunScreen
 
     async def run_before(pilot):
         await open_thread(pilot, OTHER_THREAD)

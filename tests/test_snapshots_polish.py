@@ -9,11 +9,10 @@ import asyncio
 import pytest
 from langgraph_sdk import get_client
 from textual.command import CommandList, CommandPalette
-
-from app.settings_file import Profile
-from app.ui.screens.connection import ConnectionScreen
-from app.ui.screens.help import HelpScreen
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.settings_file import Profile
+from threadbench.ui.screens.connection import ConnectionScreen
+from threadbench.ui.screens.help import HelpScreen
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, make_snapshot_app, wait_for
 
 pytestmark = pytest.mark.server

@@ -1,7 +1,7 @@
 import asyncio
 
-from app.models import RunEvent, ToolCallChunk
-from app.streaming import coalesce, pump
+from threadbench.models import RunEvent, ToolCallChunk
+from threadbench.streaming import coalesce, pump
 
 
 def token(text, mid="m1", **kw):

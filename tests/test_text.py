@@ -1,6 +1,6 @@
 from datetime import datetime, timedelta, timezone
 
-from app.ui.text import clean, one_line, plain, relative_time
+from threadbench.ui.text import clean, one_line, plain, relative_time
 
 
 def test_control_characters_become_visible():

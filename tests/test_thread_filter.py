@@ -1,5 +1,5 @@
-from app.models import ThreadSummary
-from app.thread_filter import parse_filter
+from threadbench.models import ThreadSummary
+from threadbench.thread_filter import parse_filter
 
 
 def test_structured_parts_go_to_the_query():

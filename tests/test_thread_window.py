@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.models import ThreadSummary
-from app.thread_window import ThreadWindow
+from threadbench.models import ThreadSummary
+from threadbench.thread_window import ThreadWindow
 
 
 def rows(first: int, count: int) -> list[ThreadSummary]:

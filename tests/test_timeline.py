@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from data.checkpoints import by_suffix, history, raw_history
-
-from app.normalize import state_from_dict
-from app.timeline import TimelineModel, build_rows, fork_point_for_message, writers_of
+from threadbench.normalize import state_from_dict
+from threadbench.timeline import TimelineModel, build_rows, fork_point_for_message, writers_of
 
 
 def test_rows_are_newest_first_with_steps_sources_and_counts():

@@ -8,10 +8,9 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
-
-from app.ui.widgets.chat_log import ChatLog
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.ui.widgets.chat_log import ChatLog
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, ai_texts, make_app, wait_for, wait_ready
 
 # One rerun: twice in four clean-clone CI runs (2026-11-30) a search for a thread made

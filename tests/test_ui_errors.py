@@ -13,17 +13,15 @@ import uuid
 import pytest
 from langgraph_sdk import get_client
 from textual.widgets import Input, TextArea
-
-from app.config import Settings
-from app.ui.app import ThreadbenchApp
-from app.ui.screens.connection import ConnectionScreen
-from app.ui.screens.edit_state import EditStateScreen
-from app.ui.main_screen import MainScreen
-from app.ui.screens.new_thread import NewThreadScreen
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.config import Settings
+from threadbench.ui.app import ThreadbenchApp
+from threadbench.ui.main_screen import MainScreen
+from threadbench.ui.screens.connection import ConnectionScreen
+from threadbench.ui.screens.edit_state import EditStateScreen
+from threadbench.ui.screens.new_thread import NewThreadScreen
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import FIXED_NOW, TERMINAL, make_app, screen_text, tag, wait_for, wait_ready
-
 
 
 def thread_ids(app) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.ui.widgets.composer import Composer
+from threadbench.ui.widgets.composer import Composer
 from ui_support import TERMINAL, make_app, wait_for, wait_ready
 
 

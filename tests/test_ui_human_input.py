@@ -17,23 +17,21 @@ from langgraph_sdk import get_client
 from textual import work
 from textual.app import App
 from textual.widgets import Input, OptionList, Static, TextArea
-
-from app.human_input import (
+from threadbench.human_input import (
     HumanResponse,
     InboxItem,
     PendingInput,
-    detect_pending,
     answer_submitter,
+    detect_pending,
     gather_inbox,
     parse_human_input_request,
     pending_from_value,
 )
-from app.models import RunRequest, ThreadSummary
-from app.ui.screens.human_input import DecisionPicker, HumanInputScreen
-from app.ui.screens.inbox import InboxScreen
+from threadbench.models import RunRequest, ThreadSummary
+from threadbench.styles import STYLES
+from threadbench.ui.screens.human_input import DecisionPicker, HumanInputScreen
+from threadbench.ui.screens.inbox import InboxScreen
 from ui_support import TERMINAL, wait_for
-
-STYLES = Path(__file__).resolve().parent.parent / "app" / "styles"
 
 CLARIFY = {
     "question": "Which kind of answer would help you most?",
@@ -397,7 +395,7 @@ class RunHost(App[None]):
 
     def __init__(self, url: str, graph: str, answer_with: str = "") -> None:
         super().__init__()
-        from app.backends.langgraph import LangGraphBackend
+        from threadbench.backends.langgraph import LangGraphBackend
 
         self.backend = LangGraphBackend(url)
         self.graph = graph
@@ -488,7 +486,7 @@ async def test_inbox_lists_three_waiting_threads_and_answering_one_removes_it(se
     ids = await asyncio.gather(
         new_thread(server_url, "hi_clarify"), new_thread(server_url, "hi_generic"), new_thread(server_url, "hi_deerflow", "deploy")
     )
-    from app.backends.langgraph import LangGraphBackend
+    from threadbench.backends.langgraph import LangGraphBackend
 
     backend = LangGraphBackend(server_url)
 

@@ -11,22 +11,21 @@ from datetime import timezone
 from pathlib import Path
 
 import pytest
+import threadbench.ui.widgets.timeline as timeline_module
 from data.checkpoints import graph, history, raw_history
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Static, TextArea
+from threadbench.models import RunEvent, ThreadState
+from threadbench.normalize import state_from_dict
+from threadbench.styles import STYLES
+from threadbench.ui.regions.inspector import Inspector
+from threadbench.ui.screens.edit_state import EditResult, EditStateScreen, parse_values
+from threadbench.ui.widgets.event_log import EventLog
+from threadbench.ui.widgets.state_tree import StateTree, TextViewScreen
+from threadbench.ui.widgets.timeline import Timeline
 
-import app.ui.widgets.timeline as timeline_module
-from app.models import RunEvent, ThreadState
-from app.normalize import state_from_dict
-from app.ui.screens.edit_state import EditResult, EditStateScreen, parse_values
-from app.ui.widgets.event_log import EventLog
-from app.ui.regions.inspector import Inspector
-from app.ui.widgets.state_tree import StateTree, TextViewScreen
-from app.ui.widgets.timeline import Timeline
-
-STYLES = Path(__file__).resolve().parents[1] / "app" / "styles" / "app.tcss"
 TERMINAL = (140, 40)
 LONG_SUMMARY = (
     "The user wants a short report about penguins.\n"
@@ -44,7 +43,7 @@ def utc_times(monkeypatch: pytest.MonkeyPatch) -> None:
 class Host(App[None]):
     """The main screen's layout, reduced to a chat placeholder and the inspector."""
 
-    CSS_PATH = [STYLES]
+    CSS_PATH = [STYLES / "app.tcss"]
 
     def __init__(self) -> None:
         super().__init__()

@@ -11,14 +11,13 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
-
-from app.ui.screens.confirm import ConfirmScreen
-from app.ui.screens.new_thread import NewThreadScreen
-from app.ui.screens.pick_graph import PickGraphScreen
-from app.ui.screens.prompt import PromptScreen
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.message_views import ToolCallView
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.ui.screens.confirm import ConfirmScreen
+from threadbench.ui.screens.new_thread import NewThreadScreen
+from threadbench.ui.screens.pick_graph import PickGraphScreen
+from threadbench.ui.screens.prompt import PromptScreen
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.message_views import ToolCallView
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, ai_texts, make_app, screen_text, tag, wait_for, wait_ready
 
 # One rerun: twice in four clean-clone CI runs (2026-11-30) a search for a thread made
@@ -160,9 +159,8 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
     """Going down to the last row keeps at most MAX_ROWS rows; going back up fetches the
     dropped rows again (the same server ranges, also when free text filters them here)
     without moving the highlighted row on screen; home from a dropped top goes to the first."""
-    import app.ui.regions.thread_sidebar as sidebar_module
-    import app.ui.widgets.thread_list as thread_list_module
-
+    import threadbench.ui.regions.thread_sidebar as sidebar_module
+    import threadbench.ui.widgets.thread_list as thread_list_module
     monkeypatch.setattr(ThreadList, "MAX_ROWS", 30)
     monkeypatch.setattr(sidebar_module, "PAGE_SIZE", 10)
     monkeypatch.setattr(thread_list_module, "PREFETCH_ROWS", 3)
@@ -332,7 +330,7 @@ async def test_a_created_thread_counts_in_the_list(server_url):
 
 
 async def test_run_options_from_the_schema_reach_the_agent(server_url):
-    from app.ui.screens.run_options import RunOptionsScreen
+    from threadbench.ui.screens.run_options import RunOptionsScreen
 
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
@@ -354,7 +352,7 @@ async def test_run_options_from_the_schema_reach_the_agent(server_url):
 
 
 async def test_the_question_modal_opens_when_the_run_stops_and_option_2_resumes_it(server_url):
-    from app.ui.screens.human_input import HumanInputScreen
+    from threadbench.ui.screens.human_input import HumanInputScreen
 
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
@@ -371,7 +369,7 @@ async def test_the_question_modal_opens_when_the_run_stops_and_option_2_resumes_
 
 
 async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(server_url):
-    from app.ui.screens.human_input import HumanInputScreen
+    from threadbench.ui.screens.human_input import HumanInputScreen
 
     metadata = tag()
     client = get_client(url=server_url)
@@ -397,7 +395,7 @@ async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(
 
 
 async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(server_url):
-    from app.ui.screens.cancel_run import CancelRunScreen
+    from threadbench.ui.screens.cancel_run import CancelRunScreen
 
     metadata = tag()
     client = get_client(url=server_url)
@@ -430,7 +428,7 @@ async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(serv
 
 
 async def test_rollback_undoes_the_run(server_url):
-    from app.ui.screens.cancel_run import CancelRunScreen
+    from threadbench.ui.screens.cancel_run import CancelRunScreen
 
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:

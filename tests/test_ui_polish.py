@@ -13,24 +13,23 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import threadbench.ui
 from langgraph_sdk import get_client
 from textual.command import CommandList, CommandPalette
 from textual.dom import DOMNode
 from textual.widgets import Checkbox, DataTable, Input, Select
-
-import app.ui
-from app.config import Settings
-from app.export import load_thread_json, thread_json, thread_markdown
-from app.models import ChatMessage, ThreadState, ThreadSummary, ToolCall
-from app.settings_file import Profile
-from app.ui.app import ThreadbenchApp
-from app.ui.screens.connection import ConnectionScreen
-from app.ui.screens.export import ExportScreen
-from app.ui.screens.help import HelpScreen, binding_classes, help_groups
-from app.ui.main_screen import MainScreen
-from app.ui.screens.new_thread import NewThreadScreen
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.config import Settings
+from threadbench.export import load_thread_json, thread_json, thread_markdown
+from threadbench.models import ChatMessage, ThreadState, ThreadSummary, ToolCall
+from threadbench.settings_file import Profile
+from threadbench.ui.app import ThreadbenchApp
+from threadbench.ui.main_screen import MainScreen
+from threadbench.ui.screens.connection import ConnectionScreen
+from threadbench.ui.screens.export import ExportScreen
+from threadbench.ui.screens.help import HelpScreen, binding_classes, help_groups
+from threadbench.ui.screens.new_thread import NewThreadScreen
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import FIXED_NOW, TERMINAL, tag, wait_for, wait_ready
 
 MESSAGES = [
@@ -150,7 +149,7 @@ def test_every_class_with_bindings_is_in_the_help_screen():
     """A new widget or screen with keys cannot be forgotten by the help screen."""
     listed = {owner for _, owner, _ in binding_classes(ThreadbenchApp)}
     missing = []
-    for module_info in pkgutil.walk_packages(app.ui.__path__, "app.ui."):
+    for module_info in pkgutil.walk_packages(threadbench.ui.__path__, "threadbench.ui."):
         module = importlib.import_module(module_info.name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, DOMNode) and cls.__module__ == module.__name__ and cls.__dict__.get("BINDINGS"):
@@ -353,7 +352,7 @@ async def test_switching_to_a_profile_through_the_connection_screen(server_url):
 
 @pytest.mark.server
 async def test_a_failed_switch_keeps_the_connection_and_says_why(server_url):
-    from app.embedded.launcher import free_port
+    from threadbench.embedded.launcher import free_port
 
     app = make(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
@@ -442,8 +441,7 @@ async def test_f4_edits_the_composer_in_editor(server_url, tmp_path: Path, monke
 async def test_a_failing_editor_leaves_the_text_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     from textual.app import App
     from textual.widgets import TextArea
-
-    from app.ui.editor import editor_command, edit_in_editor
+    from threadbench.ui.editor import edit_in_editor, editor_command
 
     class Editing(App):
         def compose(self):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import uuid
 
-from app.backends.tenxgraph import TenXGraphBackend
-from app.models import RunRequest
-from app.ui.screens.confirm import ConfirmScreen
-from app.ui.screens.human_input import HumanInputScreen
-from app.ui.screens.message_log import MessageLogScreen
-from app.ui.widgets.composer import Composer
-from app.ui.regions.inspector import Inspector
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.backends.tenxgraph import TenXGraphBackend
+from threadbench.models import RunRequest
+from threadbench.ui.regions.inspector import Inspector
+from threadbench.ui.screens.confirm import ConfirmScreen
+from threadbench.ui.screens.human_input import HumanInputScreen
+from threadbench.ui.screens.message_log import MessageLogScreen
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, ai_texts, make_app, wait_for, wait_ready
 
 

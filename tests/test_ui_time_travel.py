@@ -6,11 +6,10 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
-
-from app.ui.screens.edit_state import EditStateScreen
-from app.ui.widgets.chat_log import ChatLog
-from app.ui.regions.inspector import Inspector
-from app.ui.widgets.thread_list import ThreadList
+from threadbench.ui.regions.inspector import Inspector
+from threadbench.ui.screens.edit_state import EditStateScreen
+from threadbench.ui.widgets.chat_log import ChatLog
+from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server

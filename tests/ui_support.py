@@ -9,8 +9,8 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-from app.config import Settings
-from app.ui.app import ThreadbenchApp
+from threadbench.config import Settings
+from threadbench.ui.app import ThreadbenchApp
 
 # Earlier than any timestamp the server writes, so every relative time reads "now".
 FIXED_NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -45,7 +45,7 @@ async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0
 async def wait_ready(pilot, timeout: float = 30.0) -> None:
     """Until the main screen is mounted, has its backend and has loaded its first page:
     only then is focus where a person would find it."""
-    from app.ui.main_screen import MainScreen
+    from threadbench.ui.main_screen import MainScreen
 
     app = pilot.app
 
@@ -124,9 +124,9 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
 
 async def send_in_new_thread(pilot, text: str) -> None:
     """Create a thread with the new-thread dialog (n, ctrl+s) and send `text` in it."""
-    from app.ui.main_screen import MainScreen
-    from app.ui.screens.new_thread import NewThreadScreen
-    from app.ui.widgets.composer import Composer
+    from threadbench.ui.main_screen import MainScreen
+    from threadbench.ui.screens.new_thread import NewThreadScreen
+    from threadbench.ui.widgets.composer import Composer
 
     app = pilot.app
     await pilot.press("n")
@@ -140,6 +140,6 @@ async def send_in_new_thread(pilot, text: str) -> None:
 
 def ai_texts(app) -> list[str]:
     """The text of every AI reply the chat shows."""
-    from app.ui.widgets.message_views import AIMessageView
+    from threadbench.ui.widgets.message_views import AIMessageView
 
     return [view.markdown.text for view in app.screen.query(AIMessageView)]

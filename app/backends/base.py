@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from app.models import (
+from ..models import (
     Assistant,
     Capabilities,
     ChatMessage,
@@ -92,7 +92,7 @@ class Credentials:
 
 @runtime_checkable
 class Backend(Protocol):
-    """An agent server, seen through the models in app.models."""
+    """An agent server, seen through the models in threadbench.models."""
 
     url: str
     capabilities: Capabilities

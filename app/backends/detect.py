@@ -17,14 +17,14 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, Literal
 
-from app.backends.base import Backend, Credentials, Invalid, LoginRequired, Unreachable
-from app.backends.deerflow import GATEWAY_SERVICE
-from app.backends.headers import api_key_problem
+from .base import Backend, Credentials, Invalid, LoginRequired, Unreachable
+from .deerflow import GATEWAY_SERVICE
+from .headers import api_key_problem
 
 if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the app's start-up
     import httpx
 
-    from app.backends.session_auth import SessionAuth
+    from .session_auth import SessionAuth
 
 BackendKind = Literal["langgraph", "10xgraph", "deerflow-gateway"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph", "deerflow-gateway")
@@ -77,7 +77,7 @@ async def detect_backend_kind(
     bearer = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     import httpx
 
-    from app.backends.session_auth import SessionAuth, origin_of
+    from .session_auth import SessionAuth, origin_of
 
     session = SessionAuth(base, credentials) if credentials else None
     async with httpx.AsyncClient(
@@ -139,7 +139,7 @@ async def _log_in(session: SessionAuth, client: httpx.AsyncClient, base: str) ->
 
 def _check_session(base: str, thread: Any) -> None:
     """Raise LoginRequired when a thread read was refused for want of a session."""
-    from app.backends.session_auth import asks_to_log_in, refusal_text
+    from .session_auth import asks_to_log_in, refusal_text
 
     if thread is not None and asks_to_log_in(*thread):
         raise LoginRequired(f"{base} wants you to log in ({refusal_text(thread[1])})", status=thread[0])
@@ -164,13 +164,13 @@ def make_backend(
                 "Logging in with an email and password is for DeerFlow; 10xGraph takes its token as the API key.",
                 hint="Leave the email out, and give the token with --api-key.",
             )
-        from app.backends.tenxgraph import TenXGraphBackend
+        from .tenxgraph import TenXGraphBackend
 
         return TenXGraphBackend(url, api_key)
     if found == "deerflow-gateway":
-        from app.backends.deerflow.gateway import GatewayBackend
+        from .deerflow.gateway import GatewayBackend
 
         return GatewayBackend(url, api_key=api_key, credentials=credentials)
-    from app.backends.langgraph import LangGraphBackend
+    from .langgraph import LangGraphBackend
 
     return LangGraphBackend(url, api_key=api_key, credentials=credentials)

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 import httpx
 
-from app.backends.base import BackendError, Conflict, Invalid, NotFound, ServerError, Unauthorized
-from app.models import GraphEdge, GraphInfo, GraphNode
+from ..models import GraphEdge, GraphInfo, GraphNode
+from .base import BackendError, Conflict, Invalid, NotFound, ServerError, Unauthorized
 
 T = TypeVar("T")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from app.backends.base import BackendError, Credentials, Invalid, LoginFailed
+from .base import BackendError, Credentials, Invalid, LoginFailed
 
 LOGIN_PATH = "/api/v1/auth/login/local"
 ACCESS_COOKIE = "access_token"

@@ -184,7 +184,7 @@ class EmbeddedServer:
         self._log_start = self.log_path.stat().st_size
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "app.embedded.serve",
+                sys.executable, "-m", "threadbench.embedded.serve",
                 "--parent-pid", str(os.getpid()),
                 "--config", str(config_path),
                 "--port", str(self.port),

@@ -1,6 +1,6 @@
 """Entry point of the embedded server's process: `langgraph dev` plus a watchdog.
 
-`python -m app.embedded.serve --parent-pid PID --config langgraph.json --port P`
+`python -m threadbench.embedded.serve --parent-pid PID --config langgraph.json --port P`
 
 It runs langgraph-cli's own `dev` command, so a langgraph.json is served exactly as
 `langgraph dev` serves it: every key (http, store, auth, env, checkpointer...) reaches the

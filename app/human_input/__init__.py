@@ -19,23 +19,23 @@ When several interrupts are pending at once (parallel branches) each is answered
 interrupt id: {"resume": {interrupt_id: value}}; the others stay pending.
 """
 
-from app.human_input.dialects import DIALECTS, build_answer, detect_pending, pending_from_value
-from app.human_input.dialects.clarification import (
+from .dialects import DIALECTS, build_answer, detect_pending, pending_from_value
+from .dialects.clarification import (
     CLARIFICATION_TOOL,
     form_submission_text,
     normalize_fields,
     normalize_options,
     option_response,
 )
-from app.human_input.dialects.deerflow import (
+from .dialects.deerflow import (
     deerflow_message,
     open_deerflow_request,
     parse_human_input_request,
     response_of,
 )
-from app.human_input.dialects.seed import SEED_INTERRUPT_NODE
-from app.human_input.inbox import gather_inbox, pending_for_thread
-from app.human_input.models import (
+from .dialects.seed import SEED_INTERRUPT_NODE
+from .inbox import gather_inbox, pending_for_thread
+from .models import (
     CLARIFICATION_KINDS,
     DECISION_LABELS,
     FIELD_TYPES,
@@ -52,8 +52,8 @@ from app.human_input.models import (
     PendingInput,
     PendingKind,
 )
-from app.human_input.sending import SubmitCallback, answer_submitter, drain, refusal_text, submit_answer
-from app.human_input.validation import parse_args_json, parse_generic, validate_args, validate_form
+from .sending import SubmitCallback, answer_submitter, drain, refusal_text, submit_answer
+from .validation import parse_args_json, parse_generic, validate_args, validate_form
 
 __all__ = [
     "CLARIFICATION_KINDS",

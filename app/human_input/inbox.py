@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from app.backends.base import Backend, BackendError
-from app.human_input.dialects import detect_pending
-from app.human_input.models import InboxItem
-from app.models import ThreadQuery, ThreadState, ThreadSummary
+from ..backends.base import Backend, BackendError
+from ..models import ThreadQuery, ThreadState, ThreadSummary
+from .dialects import detect_pending
+from .models import InboxItem
 
 
 async def pending_for_thread(backend: Backend, thread: ThreadSummary) -> InboxItem | None:

@@ -1,6 +1,6 @@
 """The types of human input: what an agent asks, what the person says, what goes back.
 
-No dialect logic here: each interrupt dialect (app.human_input.dialects) fills a
+No dialect logic here: each interrupt dialect (threadbench.human_input.dialects) fills a
 PendingInput and turns a HumanResponse into an Answer.
 """
 
@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.models import ChatMessage, RunRequest, ThreadSummary
+from ..models import ChatMessage, RunRequest, ThreadSummary
 
 PendingKind = Literal["clarification", "hitl", "agent_inbox", "deerflow", "seed_clarification", "generic"]
 DecisionType = Literal["approve", "edit", "reject", "respond", "ignore"]

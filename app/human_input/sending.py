@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from app.backends.base import Backend, BackendError
-from app.human_input.dialects import build_answer
-from app.human_input.models import Answer, AnswerError, HumanResponse, PendingInput
-from app.models import RunEvent
+from ..backends.base import Backend, BackendError
+from ..models import RunEvent
+from .dialects import build_answer
+from .models import Answer, AnswerError, HumanResponse, PendingInput
 
 
 async def submit_answer(

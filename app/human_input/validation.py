@@ -8,7 +8,7 @@ import math
 from datetime import date
 from typing import Any
 
-from app.human_input.models import AnswerError, FormField
+from .models import AnswerError, FormField
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),

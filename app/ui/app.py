@@ -14,7 +14,6 @@ import importlib
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -28,32 +27,32 @@ from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Input, TextArea
 
-from app.backends.base import Backend, BackendError, Credentials
-from app.backends.detect import detect_backend_kind, make_backend
-from app.config import Settings
-from app.embedded.launcher import EmbeddedServer, LaunchError
-from app.export import default_file_name, fetch_history, thread_json, thread_markdown
-from app.logs import RedactSecrets, log, setup_logging
-from app.models import ThreadState, ThreadSummary
-from app.run_options import RunOptions
-from app.run_target import thread_graph
-from app.settings_file import remember_theme
-from app.ui.collector import CHECK_SECONDS, Collector
-from app.ui.commands import ThreadbenchCommands
-from app.ui.editor import EditorError, edit_in_editor
-from app.ui.main_screen import MainScreen, find_main_screen
-from app.ui.regions.inspector import FilterInput
-from app.ui.screens.confirm import ConfirmScreen
-from app.ui.screens.connection import Connection, ConnectionScreen
-from app.ui.screens.export import ExportScreen
-from app.ui.screens.help import HelpScreen, all_binding_ids
-from app.ui.text import clean
+from ..backends.base import Backend, BackendError, Credentials
+from ..backends.detect import detect_backend_kind, make_backend
+from ..config import Settings
+from ..embedded.launcher import EmbeddedServer, LaunchError
+from ..export import default_file_name, fetch_history, thread_json, thread_markdown
+from ..logs import RedactSecrets, log, setup_logging
+from ..models import ThreadState, ThreadSummary
+from ..run_options import RunOptions
+from ..run_target import thread_graph
+from ..settings_file import remember_theme
+from ..styles import STYLES
+from .collector import CHECK_SECONDS, Collector
+from .commands import ThreadbenchCommands
+from .editor import EditorError, edit_in_editor
+from .main_screen import MainScreen, find_main_screen
+from .regions.inspector import FilterInput
+from .screens.confirm import ConfirmScreen
+from .screens.connection import Connection, ConnectionScreen
+from .screens.export import ExportScreen
+from .screens.help import HelpScreen, all_binding_ids
+from .text import clean
 
 MAX_SERVER_RESTARTS = 3
 WARM_UP_AFTER = 1.0
 """Seconds after start before the highlighters are compiled (the first frames come first)."""
 WARM_LEXERS = ("python", "json", "bash", "javascript", "typescript", "yaml", "toml", "sql", "diff", "text")
-STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 
 class ThreadbenchApp(App[None]):
@@ -61,7 +60,7 @@ class ThreadbenchApp(App[None]):
     CSS_PATH = [STYLES / "app.tcss"]
     COMMANDS = App.COMMANDS | {ThreadbenchCommands}
     HELP_OWNERS: ClassVar[dict[str, type[DOMNode]]] = {"Main screen": MainScreen, "State filter": FilterInput}
-    """The help screen's groups for the classes app.ui.screens.help may not import (they sit above it)."""
+    """The help screen's groups for the classes threadbench.ui.screens.help may not import (they sit above it)."""
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Help: every key"),
@@ -71,7 +70,7 @@ class ThreadbenchApp(App[None]):
         ),
         Binding("ctrl+o", "connect", "Connect", show=False, id="app.connect", tooltip="Connect to another server"),
         Binding(
-            "ctrl+s", "export_thread", "Export", show=False, id="app.export",
+            "ctrl+s", "export_thread", "Export", show=False, id="threadbench.export",
             tooltip="Export the thread to Markdown or JSON",
         ),
         Binding("ctrl+t", "change_theme", "Theme", show=False, id="app.theme", tooltip="Change the theme (remembered)"),
@@ -106,7 +105,7 @@ class ThreadbenchApp(App[None]):
         self._dialog_since = 0.0
         """When the newest dialog opened (Textual's event clock)."""
         self.graphs: list[str] = []
-        """The graphs the server runs, as far as it lets us see (app.run_target)."""
+        """The graphs the server runs, as far as it lets us see (threadbench.run_target)."""
         self.graphs_complete = False
         """True when `graphs` is all of them (the assistants said so, or a refusal listed them)."""
         self.thread_targets: dict[str, str] = {}
@@ -200,7 +199,7 @@ class ThreadbenchApp(App[None]):
             self.call_from_thread(self.fail, str(error))
             return
         log.info("embedded server ready at %s", self.server.url)
-        importlib.import_module("app.backends.langgraph")  # here, not on the event loop: a 200 ms stall
+        importlib.import_module("threadbench.backends.langgraph")  # here, not on the event loop: a 200 ms stall
 
         self.call_from_thread(self._server_ready)
 

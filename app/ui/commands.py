@@ -22,13 +22,13 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.dom import DOMNode
 
-from app.backends.base import BackendError
-from app.models import ThreadQuery, ThreadSummary
-from app.ui.main_screen import find_main_screen
-from app.ui.text import one_line
+from ..backends.base import BackendError
+from ..models import ThreadQuery, ThreadSummary
+from .main_screen import find_main_screen
+from .text import one_line
 
 if TYPE_CHECKING:
-    from app.ui.main_screen import MainScreen
+    from .main_screen import MainScreen
 
 ID_LIKE = re.compile(r"[0-9a-f][0-9a-f-]{3,35}")
 ID_SCAN_PAGES = 5
@@ -45,7 +45,7 @@ def open_thread(main: "MainScreen", summary: ThreadSummary) -> None:
     if callable(jump):
         jump(summary)
         return
-    from app.ui.widgets.thread_list import ThreadList
+    from .widgets.thread_list import ThreadList
 
     threads = main.query_one("#thread-list", ThreadList)
     if threads.thread(summary.thread_id) is None:
@@ -80,7 +80,7 @@ def _actions_of(node: DOMNode, keymap: dict[str, str], shown_only: bool = False)
     action, with every key that runs it (after the keymap)."""
     by_action: dict[str, Action] = {}
     for cls in type(node).__mro__:
-        if not cls.__module__.startswith("app."):
+        if not cls.__module__.startswith("threadbench."):
             continue
         for item in cls.__dict__.get("BINDINGS", []):
             found = item if isinstance(item, Binding) else Binding(*item)

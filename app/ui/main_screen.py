@@ -17,22 +17,22 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 
-from app.backends.base import ClearsState, KeepsMessageLog
-from app.models import ThreadState
-from app.thread_filter import ThreadFilter
-from app.ui.regions.conversation import Conversation
-from app.ui.regions.inspector import Inspector
-from app.ui.regions.thread_sidebar import ThreadSidebar
-from app.ui.widgets.chat_log import ChatLog
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.connection import ConnectionIndicator
-from app.ui.widgets.key_footer import KeyFooter
-from app.ui.widgets.run_status import RunStatus
-from app.ui.widgets.thread_list import ThreadList
-from app.ui.widgets.timeline import Timeline
+from ..backends.base import ClearsState, KeepsMessageLog
+from ..models import ThreadState
+from ..thread_filter import ThreadFilter
+from .regions.conversation import Conversation
+from .regions.inspector import Inspector
+from .regions.thread_sidebar import ThreadSidebar
+from .widgets.chat_log import ChatLog
+from .widgets.composer import Composer
+from .widgets.connection import ConnectionIndicator
+from .widgets.key_footer import KeyFooter
+from .widgets.run_status import RunStatus
+from .widgets.thread_list import ThreadList
+from .widgets.timeline import Timeline
 
 if TYPE_CHECKING:
-    from app.ui.app import ThreadbenchApp
+    from .app import ThreadbenchApp
 
 
 class MainScreen(Screen):

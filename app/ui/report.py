@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.dom import DOMNode
 
-from app.backends.base import BackendError, LoginFailed, LoginRequired, Unauthorized
-from app.logs import redact
-from app.ui.text import clean
+from ..backends.base import BackendError, LoginFailed, LoginRequired, Unauthorized
+from ..logs import redact
+from .text import clean
 
 
 def report(node: DOMNode, error: BaseException, doing: str, then: str = "") -> None:

@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.models import GraphEdge, GraphInfo, GraphNode, ThreadState
-from app.normalize import state_from_dict
+from threadbench.models import GraphEdge, GraphInfo, GraphNode, ThreadState
+from threadbench.normalize import state_from_dict
 
 HERE = Path(__file__).parent
 

@@ -29,8 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from langgraph_sdk import get_client  # noqa: E402
-
-from app.embedded.launcher import EmbeddedServer  # noqa: E402
+from threadbench.embedded.launcher import EmbeddedServer  # noqa: E402
 
 
 async def run(client, thread_id: str, text: str, checkpoint_id: str | None = None) -> None:

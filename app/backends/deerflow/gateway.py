@@ -24,13 +24,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from app.backends.base import Conflict, Invalid, NotFound
-from app.backends.deerflow import GATEWAY_SERVICE
-from app.backends.langgraph.client import LangGraphBackend
-from app.backends.langgraph.connection import is_uuid
-from app.backends.langgraph.mapping import thread_from_dict
-from app.backends.session_auth import origin_of
-from app.models import (
+from ...models import (
     Capabilities,
     GraphInfo,
     RunEvent,
@@ -39,6 +33,12 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
+from ..base import Conflict, Invalid, NotFound
+from ..langgraph.client import LangGraphBackend
+from ..langgraph.connection import is_uuid
+from ..langgraph.mapping import thread_from_dict
+from ..session_auth import origin_of
+from . import GATEWAY_SERVICE
 
 NAME = "DeerFlow's Gateway"
 STREAM_MODES = ("values", "messages-tuple", "updates", "custom")

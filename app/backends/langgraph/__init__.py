@@ -2,7 +2,7 @@
 mode) through langgraph-sdk: the client (client.py), payload -> model mapping (mapping.py)
 and stream part -> RunEvent decoding (streaming.py)."""
 
-from app.backends.langgraph.client import THREAD_FIELDS, LangGraphBackend
-from app.backends.langgraph.streaming import StreamPosition
+from .client import THREAD_FIELDS, LangGraphBackend
+from .streaming import StreamPosition
 
 __all__ = ["THREAD_FIELDS", "LangGraphBackend", "StreamPosition"]

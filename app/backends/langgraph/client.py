@@ -23,25 +23,7 @@ from langgraph_sdk.client import LangGraphClient
 from langgraph_sdk.schema import CancelAction, Command, Config, StreamMode, ThreadSelectField
 from langgraph_sdk.schema import ThreadStatus as ServerThreadStatus
 
-from app.backends.base import (
-    BackendError,
-    Conflict,
-    Invalid,
-    NotFound,
-    ServerError,
-)
-from app.backends.http import graph_info
-from app.backends.langgraph.connection import Connection, is_uuid
-from app.backends.langgraph.mapping import (
-    SECOND_TEXT_EXTRACT,
-    TITLE_EXTRACT,
-    graphs_in_refusal,
-    needs_second_text,
-    state_from_dict,
-    thread_from_dict,
-)
-from app.backends.langgraph.streaming import StreamPosition
-from app.models import (
+from ...models import (
     Assistant,
     Capabilities,
     GraphInfo,
@@ -51,6 +33,24 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
+from ..base import (
+    BackendError,
+    Conflict,
+    Invalid,
+    NotFound,
+    ServerError,
+)
+from ..http import graph_info
+from .connection import Connection, is_uuid
+from .mapping import (
+    SECOND_TEXT_EXTRACT,
+    TITLE_EXTRACT,
+    graphs_in_refusal,
+    needs_second_text,
+    state_from_dict,
+    thread_from_dict,
+)
+from .streaming import StreamPosition
 
 THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes

@@ -2,13 +2,13 @@
 its failures as typed errors, its renewal after a 5xx, and its streams of parts as RunEvents.
 
 Every call goes through `Connection._call`, which maps the SDK's and httpx's exceptions to
-the typed errors in app.backends.base (one sentence saying what failed, plus the server's
+the typed errors in threadbench.backends.base (one sentence saying what failed, plus the server's
 detail). After a 5xx the server may drop the pooled connection, so the next request on it
 fails with httpx.ReadError: after any 5xx the SDK client is replaced (fresh connections),
 and idempotent calls (reads, delete) are retried once on a broken connection
-(app.backends.http).
+(threadbench.backends.http).
 
-With credentials (DeerFlow), every client carries a SessionAuth (app.backends.session_auth):
+With credentials (DeerFlow), every client carries a SessionAuth (threadbench.backends.session_auth):
 it logs in before the first request and keeps the session, whose cookies live in one jar
 shared by the client and every client that replaces it.
 """
@@ -29,7 +29,10 @@ import httpx
 import langgraph_sdk
 from langgraph_sdk.client import LangGraphClient
 
-from app.backends.base import (
+from ...models import (
+    RunEvent,
+)
+from ..base import (
     BackendError,
     Credentials,
     Invalid,
@@ -38,12 +41,9 @@ from app.backends.base import (
     Unauthorized,
     Unreachable,
 )
-from app.backends.http import error_type, once_more_if_broken, one_line
-from app.backends.langgraph.streaming import StreamPosition, run_event_from_part
-from app.backends.session_auth import SessionAuth, asks_to_log_in
-from app.models import (
-    RunEvent,
-)
+from ..http import error_type, once_more_if_broken, one_line
+from ..session_auth import SessionAuth, asks_to_log_in
+from .streaming import StreamPosition, run_event_from_part
 
 T = TypeVar("T")
 CHECK_TIMEOUT = 10.0

@@ -1,5 +1,5 @@
 """Pure functions that turn LangChain / LangGraph payload dicts (threads, states,
-messages, interrupts) into app.models; stream parts are in .streaming.
+messages, interrupts) into threadbench.models; stream parts are in .streaming.
 
 Servers send what they like: missing keys, nulls, extra keys, role-style messages,
 content as a string or a list of content blocks. Nothing here raises on an odd payload;
@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from app.models import (
+from ...models import (
     ChatMessage,
     Interrupt,
     TaskInfo,

@@ -10,7 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from app.backends.langgraph.mapping import (
+from ...models import RunEvent, ToolCallChunk
+from .mapping import (
     _dict,
     _kwargs_reasoning,
     _list,
@@ -21,7 +22,6 @@ from app.backends.langgraph.mapping import (
     message_from_dict,
     message_type,
 )
-from app.models import RunEvent, ToolCallChunk
 
 MAX_SEQUENCE = 2**64 - 1  # the largest sequence number of a Redis stream id
 

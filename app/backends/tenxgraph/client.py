@@ -15,7 +15,7 @@ What 10xGraph has and lacks, and how each gap is handled (the UI reads `capabili
 - The run stream is one JSON object per line (despite its text/event-stream type), with no
   end marker: the end of the body is the end of the run.
 
-Extras beyond the protocol (the optional capabilities in app.backends.base): clear_state
+Extras beyond the protocol (the optional capabilities in threadbench.backends.base): clear_state
 (ClearsState); list_messages, add_messages, get_message, delete_message (KeepsMessageLog).
 """
 from __future__ import annotations
@@ -27,27 +27,7 @@ from typing import Any
 
 import httpx
 
-from app.backends.base import (
-    Conflict,
-    Invalid,
-    NotFound,
-    Unreachable,
-)
-from app.backends.http import graph_info
-from app.backends.tenxgraph.connection import Connection, _quote
-from app.backends.tenxgraph.mapping import (
-    ASSISTANT_ID,
-    langgraph_shape,
-    new_context,
-    run_body,
-    thread_status,
-    to_chat_message,
-    to_client_message,
-    to_thread_state,
-    to_thread_summary,
-)
-from app.backends.tenxgraph.stream import _empty, _StreamDecoder
-from app.models import (
+from ...models import (
     Assistant,
     Capabilities,
     ChatMessage,
@@ -58,6 +38,26 @@ from app.models import (
     ThreadState,
     ThreadSummary,
 )
+from ..base import (
+    Conflict,
+    Invalid,
+    NotFound,
+    Unreachable,
+)
+from ..http import graph_info
+from .connection import Connection, _quote
+from .mapping import (
+    ASSISTANT_ID,
+    langgraph_shape,
+    new_context,
+    run_body,
+    thread_status,
+    to_chat_message,
+    to_client_message,
+    to_thread_state,
+    to_thread_summary,
+)
+from .stream import _empty, _StreamDecoder
 
 CAPABILITIES = Capabilities(
     name="10xGraph",

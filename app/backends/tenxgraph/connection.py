@@ -9,14 +9,14 @@ from urllib.parse import quote
 
 import httpx
 
-from app.backends.base import (
+from ..base import (
     BackendError,
     Invalid,
     ServerError,
     Unreachable,
 )
-from app.backends.http import once_more_if_broken
-from app.backends.tenxgraph.errors import _error_from_response
+from ..http import once_more_if_broken
+from .errors import _error_from_response
 
 
 class Connection:

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from app.backends.base import (
+from ..base import (
     BackendError,
     Conflict,
     Invalid,
@@ -15,7 +15,7 @@ from app.backends.base import (
     ServerError,
     Unauthorized,
 )
-from app.backends.http import error_type
+from ..http import error_type
 
 STATUS_ERRORS = {413: Invalid, 429: Conflict}
 """10xGraph's refusals beyond the shared table: a body too large, too many requests."""

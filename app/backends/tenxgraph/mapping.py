@@ -1,4 +1,4 @@
-"""10xGraph payloads (messages of role + content blocks, its state, thread rows) as app.models, and
+"""10xGraph payloads (messages of role + content blocks, its state, thread rows) as threadbench.models, and
 the messages a client sends in 10xGraph's shape."""
 
 from __future__ import annotations
@@ -9,10 +9,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
-from app.backends.base import (
-    Invalid,
-)
-from app.models import (
+from ...models import (
     ChatMessage,
     Interrupt,
     RunRequest,
@@ -20,6 +17,9 @@ from app.models import (
     ThreadStatus,
     ThreadSummary,
     ToolCall,
+)
+from ..base import (
+    Invalid,
 )
 
 ASSISTANT_ID = "agent"
@@ -258,7 +258,7 @@ def to_client_message(message: Any) -> dict[str, Any]:
 
 
 def langgraph_shape(graph: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """GET /v1/graph's nodes and edges in LangGraph's shape (see app.backends.http.graph_info).
+    """GET /v1/graph's nodes and edges in LangGraph's shape (see threadbench.backends.http.graph_info).
 
     Node ids are random per request; edges name nodes, so names serve as ids. 10xGraph does
     not mark conditional edges: an edge is conditional when its source has several.

@@ -8,11 +8,11 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from app.backends.tenxgraph.mapping import _interrupt, _json_text, as_dict, to_chat_message
-from app.models import (
+from ...models import (
     RunEvent,
     ToolCallChunk,
 )
+from .mapping import _interrupt, _json_text, as_dict, to_chat_message
 
 
 async def _empty() -> AsyncIterator[RunEvent]:

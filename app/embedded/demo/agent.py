@@ -65,16 +65,16 @@ if __package__:
     from .state import Context, ThreadState
     from .tools import TOOLS
 else:  # loaded from its file path, as langgraph.json does ("…/agent.py:graph")
-    from app.embedded.demo.model import ScriptedChatModel
-    from app.embedded.demo.research import build_research_graph
-    from app.embedded.demo.script import (
+    from threadbench.embedded.demo.model import ScriptedChatModel
+    from threadbench.embedded.demo.research import build_research_graph
+    from threadbench.embedded.demo.script import (
         OPTION_KEYS,
         first_visible_human,
         title_from,
         turn_triggers,
     )
-    from app.embedded.demo.state import Context, ThreadState
-    from app.embedded.demo.tools import TOOLS
+    from threadbench.embedded.demo.state import Context, ThreadState
+    from threadbench.embedded.demo.tools import TOOLS
 
 MODEL = ScriptedChatModel()
 THREAD_DATA = {

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.human_input.dialects import agent_inbox, clarification, deerflow, generic, hitl, seed
-from app.human_input.dialects.base import Dialect
-from app.human_input.models import Answer, HumanResponse, PendingInput
-from app.models import ThreadState
+from ...models import ThreadState
+from ..models import Answer, HumanResponse, PendingInput
+from . import agent_inbox, clarification, deerflow, generic, hitl, seed
+from .base import Dialect
 
 DIALECTS: tuple[Dialect, ...] = (
     # Interrupt values, asked in this order; generic takes any value, so it stays last.

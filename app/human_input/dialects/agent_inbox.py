@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.human_input.dialects.base import Dialect, resume
-from app.human_input.dialects.review import checked_decisions, decisions_text, review_question
-from app.human_input.models import ActionRequest, Answer, Decision, DecisionType, HumanResponse, PendingInput
+from ..models import ActionRequest, Answer, Decision, DecisionType, HumanResponse, PendingInput
+from .base import Dialect, resume
+from .review import checked_decisions, decisions_text, review_question
 
 _ALLOW: tuple[tuple[str, DecisionType], ...] = (
     ("allow_accept", "approve"), ("allow_edit", "edit"), ("allow_respond", "respond"), ("allow_ignore", "ignore"),

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from app.human_input.models import Answer, HumanResponse, PendingInput, PendingKind
+from ..models import Answer, HumanResponse, PendingInput, PendingKind
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.human_input.dialects.base import Dialect, resume
-from app.human_input.models import (
+from ..models import (
     Answer,
     AnswerError,
     FieldType,
@@ -24,7 +23,8 @@ from app.human_input.models import (
     is_field_type,
     short_json,
 )
-from app.human_input.validation import validate_form
+from ..validation import validate_form
+from .base import Dialect, resume
 
 CLARIFICATION_TOOL = "ask_clarification"
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from app.human_input.dialects.base import Dialect
-from app.human_input.dialects.clarification import CLARIFICATION_TOOL, answer_value, pending_from_args
-from app.human_input.models import Answer, HumanResponse, Option, PendingInput
-from app.models import ChatMessage, ThreadState
+from ...models import ChatMessage, ThreadState
+from ..models import Answer, HumanResponse, Option, PendingInput
+from .base import Dialect
+from .clarification import CLARIFICATION_TOOL, answer_value, pending_from_args
 
 
 def detect(state: ThreadState) -> PendingInput | None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app.human_input.dialects.base import Dialect, resume
-from app.human_input.models import Answer, HumanResponse, PendingInput
-from app.human_input.validation import parse_generic
+from ..models import Answer, HumanResponse, PendingInput
+from ..validation import parse_generic
+from .base import Dialect, resume
 
 
 def detect(value: Any) -> PendingInput:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.human_input.dialects.base import Dialect, resume
-from app.human_input.dialects.review import checked_decisions, decisions_text, review_question
-from app.human_input.models import ActionRequest, Answer, Decision, HumanResponse, PendingInput
+from ..models import ActionRequest, Answer, Decision, HumanResponse, PendingInput
+from .base import Dialect, resume
+from .review import checked_decisions, decisions_text, review_question
 
 
 def detect(value: Any) -> PendingInput | None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.human_input.models import ActionRequest, AnswerError, Decision, PendingInput
-from app.human_input.validation import validate_args
+from ..models import ActionRequest, AnswerError, Decision, PendingInput
+from ..validation import validate_args
 
 Shape = Callable[[Decision, ActionRequest], dict[str, Any]]
 """One decision as the server expects it."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from app.human_input.dialects.base import Dialect
-from app.human_input.dialects.clarification import CLARIFICATION_TOOL, answer_value, pending_from_args
-from app.human_input.models import Answer, HumanResponse, PendingInput
-from app.models import ChatMessage, ThreadState
+from ...models import ChatMessage, ThreadState
+from ..models import Answer, HumanResponse, PendingInput
+from .base import Dialect
+from .clarification import CLARIFICATION_TOOL, answer_value, pending_from_args
 
 SEED_INTERRUPT_NODE = "__interrupt__"
 

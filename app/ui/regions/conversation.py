@@ -22,26 +22,26 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from app.backends.base import BackendError, ClearsState, KeepsMessageLog, NotFound
-from app.backends.langgraph.mapping import graphs_in_refusal
-from app.human_input import PendingInput, answer_submitter, detect_pending
-from app.models import ChatMessage, ThreadState, ThreadSummary
-from app.run_options import fields_from_schema
-from app.run_target import server_graphs, thread_graph
-from app.thread_ops import GONE, is_gone, state_detail
-from app.ui.regions.runs import ConversationRuns, Rows, StateView
-from app.ui.report import gone, report
-from app.ui.screens.cancel_run import CancelRunScreen
-from app.ui.screens.confirm import ConfirmScreen
-from app.ui.screens.human_input import HumanInputScreen
-from app.ui.screens.inbox import InboxScreen
-from app.ui.screens.message_log import MessageLogScreen
-from app.ui.screens.pick_graph import PickGraphScreen
-from app.ui.screens.run_options import RunOptionsScreen
-from app.ui.text import clean, one_line
-from app.ui.widgets.chat_log import ChatLog
-from app.ui.widgets.composer import Composer
-from app.ui.widgets.run_status import RunStatus
+from ...backends.base import BackendError, ClearsState, KeepsMessageLog, NotFound
+from ...backends.langgraph.mapping import graphs_in_refusal
+from ...human_input import PendingInput, answer_submitter, detect_pending
+from ...models import ChatMessage, ThreadState, ThreadSummary
+from ...run_options import fields_from_schema
+from ...run_target import server_graphs, thread_graph
+from ...thread_ops import GONE, is_gone, state_detail
+from ..report import gone, report
+from ..screens.cancel_run import CancelRunScreen
+from ..screens.confirm import ConfirmScreen
+from ..screens.human_input import HumanInputScreen
+from ..screens.inbox import InboxScreen
+from ..screens.message_log import MessageLogScreen
+from ..screens.pick_graph import PickGraphScreen
+from ..screens.run_options import RunOptionsScreen
+from ..text import clean, one_line
+from ..widgets.chat_log import ChatLog
+from ..widgets.composer import Composer
+from ..widgets.run_status import RunStatus
+from .runs import ConversationRuns, Rows, StateView
 
 NO_THREAD = "no thread open"
 
@@ -477,7 +477,7 @@ class Conversation(ConversationRuns):
     # -- extras of servers that have them (10xGraph) -------------------------------------------------
 
     def can(self, ability: type, what: str) -> bool:
-        """An open thread, on a server with `ability` (a protocol of app.backends.base); else says why not."""
+        """An open thread, on a server with `ability` (a protocol of threadbench.backends.base); else says why not."""
         backend = self.app.backend  # type: ignore[attr-defined]
         if backend is None or self.thread_id is None:
             self.notify("Open a thread first.", severity="warning", timeout=2)

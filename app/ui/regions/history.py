@@ -16,18 +16,18 @@ from textual import on, work
 from textual.message import Message
 from textual.widgets import TabbedContent
 
-from app.backends.base import BackendError
-from app.models import ChatMessage, GraphInfo, ThreadState
-from app.thread_ops import sentence
-from app.timeline import fork_point_for_message
-from app.ui.report import report
-from app.ui.screens.edit_state import EditStateScreen
-from app.ui.screens.prompt import PromptScreen
-from app.ui.widgets.state_tree import StateTree
-from app.ui.widgets.timeline import Timeline
+from ...backends.base import BackendError
+from ...models import ChatMessage, GraphInfo, ThreadState
+from ...thread_ops import sentence
+from ...timeline import fork_point_for_message
+from ..report import report
+from ..screens.edit_state import EditStateScreen
+from ..screens.prompt import PromptScreen
+from ..widgets.state_tree import StateTree
+from ..widgets.timeline import Timeline
 
 if TYPE_CHECKING:
-    from app.ui.widgets.graph_view import GraphView
+    from ..widgets.graph_view import GraphView
 
 HISTORY_PAGE = 30
 """Checkpoints per get_history call: the timeline pages further back as the user scrolls."""

@@ -26,15 +26,15 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Input, Static, TabPane
 
-from app.diff import diff_states
-from app.models import GraphInfo, RunEvent, ThreadState
-from app.ui.regions.history import InspectorHistory
-from app.ui.text import clean
-from app.ui.widgets.diff_view import DiffView
-from app.ui.widgets.event_log import EventLog
-from app.ui.widgets.graph_view import GraphView
-from app.ui.widgets.state_tree import StateTree
-from app.ui.widgets.timeline import Timeline, clock_time
+from ...diff import diff_states
+from ...models import GraphInfo, RunEvent, ThreadState
+from ..text import clean
+from ..widgets.diff_view import DiffView
+from ..widgets.event_log import EventLog
+from ..widgets.graph_view import GraphView
+from ..widgets.state_tree import StateTree
+from ..widgets.timeline import Timeline, clock_time
+from .history import InspectorHistory
 
 
 class FilterInput(Input):

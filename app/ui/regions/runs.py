@@ -16,20 +16,20 @@ from textual import work
 from textual.containers import Vertical
 from textual.content import Content
 
-from app.backends.base import BackendError, ServerError, Unreachable
-from app.human_input import detect_pending
-from app.models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
-from app.run_target import refused_assistant
-from app.streaming import pump
-from app.thread_ops import final_state, state_detail
-from app.ui.report import gone, report
-from app.ui.text import clean
+from ...backends.base import BackendError, ServerError, Unreachable
+from ...human_input import detect_pending
+from ...models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
+from ...run_target import refused_assistant
+from ...streaming import pump
+from ...thread_ops import final_state, state_detail
+from ..report import gone, report
+from ..text import clean
 
 if TYPE_CHECKING:
-    from app.human_input import PendingInput
-    from app.ui.widgets.chat_log import ChatLog
-    from app.ui.widgets.composer import Composer
-    from app.ui.widgets.run_status import RunStatus
+    from ...human_input import PendingInput
+    from ..widgets.chat_log import ChatLog
+    from ..widgets.composer import Composer
+    from ..widgets.run_status import RunStatus
 
 
 class Rows(Protocol):

@@ -22,17 +22,17 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from app.backends.base import BackendError, Conflict, Unauthorized
-from app.models import ThreadSummary
-from app.thread_filter import ThreadFilter, parse_filter
-from app.thread_ops import fetch_thread, sentence, write_title
-from app.ui.report import gone, report
-from app.ui.screens.confirm import ConfirmScreen
-from app.ui.screens.new_thread import NewThreadRequest, NewThreadScreen
-from app.ui.screens.prompt import PromptScreen
-from app.ui.text import one_line
-from app.ui.widgets.safe_input import SafeInput
-from app.ui.widgets.thread_list import ThreadList
+from ...backends.base import BackendError, Conflict, Unauthorized
+from ...models import ThreadSummary
+from ...thread_filter import ThreadFilter, parse_filter
+from ...thread_ops import fetch_thread, sentence, write_title
+from ..report import gone, report
+from ..screens.confirm import ConfirmScreen
+from ..screens.new_thread import NewThreadRequest, NewThreadScreen
+from ..screens.prompt import PromptScreen
+from ..text import one_line
+from ..widgets.safe_input import SafeInput
+from ..widgets.thread_list import ThreadList
 
 SORTS = [
     ("updated_at", "desc", "updated ↓"),

@@ -20,11 +20,11 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from app.backends.base import Credentials
-from app.backends.headers import api_key_problem
-from app.config import API_KEY_ENV_VARS, PASSWORD_ENV
-from app.settings_file import Profile
-from app.ui.text import clean
+from ...backends.base import Credentials
+from ...backends.headers import api_key_problem
+from ...config import API_KEY_ENV_VARS, PASSWORD_ENV
+from ...settings_file import Profile
+from ..text import clean
 
 EMBEDDED = "__embedded__"
 CUSTOM = "__custom__"

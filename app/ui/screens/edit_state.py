@@ -25,9 +25,9 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static, TextArea
 
-from app.models import ThreadState
-from app.ui.screens.submitting import refusal_of
-from app.ui.text import clean
+from ...models import ThreadState
+from ..text import clean
+from .submitting import refusal_of
 
 Submit = Callable[[dict[str, Any], str | None], Awaitable[str | None]]
 HIDDEN_NODES = {"__end__"}

@@ -17,7 +17,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
-from app.ui.text import one_line
+from ..text import one_line
 
 EXTENSIONS = {"markdown": "md", "json": "json"}
 

@@ -49,23 +49,23 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
 
     The main screen and the region widgets sit above the screens (they push them), so this
     module does not import them: the app names them in `HELP_OWNERS` (group title -> class)."""
-    from app.ui.screens.cancel_run import CancelRunScreen
-    from app.ui.screens.confirm import ConfirmScreen
-    from app.ui.screens.connection import ConnectionScreen
-    from app.ui.screens.edit_state import EditStateScreen
-    from app.ui.screens.export import ExportScreen
-    from app.ui.screens.human_input import DecisionPicker, HumanInputScreen
-    from app.ui.screens.inbox import InboxScreen
-    from app.ui.screens.message_log import MessageLogScreen
-    from app.ui.screens.new_thread import NewThreadScreen
-    from app.ui.screens.pick_graph import PickGraphScreen
-    from app.ui.screens.prompt import PromptScreen
-    from app.ui.screens.run_options import RunOptionsScreen
-    from app.ui.widgets.chat_log import ChatLog
-    from app.ui.widgets.composer import Composer
-    from app.ui.widgets.state_tree import StateTree, TextViewScreen
-    from app.ui.widgets.thread_list import ThreadList
-    from app.ui.widgets.timeline import Timeline
+    from ..widgets.chat_log import ChatLog
+    from ..widgets.composer import Composer
+    from ..widgets.state_tree import StateTree, TextViewScreen
+    from ..widgets.thread_list import ThreadList
+    from ..widgets.timeline import Timeline
+    from .cancel_run import CancelRunScreen
+    from .confirm import ConfirmScreen
+    from .connection import ConnectionScreen
+    from .edit_state import EditStateScreen
+    from .export import ExportScreen
+    from .human_input import DecisionPicker, HumanInputScreen
+    from .inbox import InboxScreen
+    from .message_log import MessageLogScreen
+    from .new_thread import NewThreadScreen
+    from .pick_graph import PickGraphScreen
+    from .prompt import PromptScreen
+    from .run_options import RunOptionsScreen
 
     owners: dict[str, type[DOMNode]] = getattr(app_class, "HELP_OWNERS", {})
     listed: list[tuple[str, type[DOMNode] | None, bool]] = [

@@ -1,6 +1,6 @@
 """HumanInputScreen: answer what an agent asks (a question, a form, tool calls to review).
 
-One modal for every PendingInput kind (app.human_input):
+One modal for every PendingInput kind (threadbench.human_input):
 
 - a question with numbered options (#human-input-options: keys 1-9 pick one and send it
   at once) and a free-text answer (#human-input-answer; digits typed there stay text);
@@ -23,7 +23,6 @@ as typed. Without a callback the screen dismisses with the response straight awa
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from textual import events, on, work
@@ -39,7 +38,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, 
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
 
-from app.human_input import (
+from ...human_input import (
     DECISION_LABELS,
     AnswerError,
     Decision,
@@ -51,9 +50,8 @@ from app.human_input import (
     option_response,
     parse_args_json,
 )
-from app.ui.text import clean, one_line, plain, pretty_json
-
-STYLES = Path(__file__).resolve().parent.parent.parent / "styles"
+from ...styles import STYLES
+from ..text import clean, one_line, plain, pretty_json
 
 DECISION_KEYS = {"approve": "a", "edit": "e", "reject": "r", "respond": "p", "ignore": "i"}
 

@@ -11,7 +11,6 @@ closes with None.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -23,23 +22,23 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from app.backends.base import BackendError
-from app.human_input import (
+from ...backends.base import BackendError
+from ...human_input import (
     InboxItem,
     answer_submitter,
     drain,
     gather_inbox,
     pending_for_thread,
 )
-from app.models import ThreadSummary
-from app.run_target import thread_graph
-from app.ui.screens.human_input import HumanInputScreen, kind_style
-from app.ui.text import clean, one_line, plain
+from ...models import ThreadSummary
+from ...run_target import thread_graph
+from ...styles import STYLES
+from ..text import clean, one_line, plain
+from .human_input import HumanInputScreen, kind_style
 
 if TYPE_CHECKING:
-    from app.backends.base import Backend
+    from ...backends.base import Backend
 
-STYLES = Path(__file__).resolve().parent.parent.parent / "styles"
 
 
 def describe_error(error: BaseException) -> str:

@@ -14,13 +14,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from app.backends.base import BackendError
-from app.models import ChatMessage
-from app.ui.screens.confirm import ConfirmScreen
-from app.ui.text import clean, one_line
+from ...backends.base import BackendError
+from ...models import ChatMessage
+from ..text import clean, one_line
+from .confirm import ConfirmScreen
 
 if TYPE_CHECKING:
-    from app.backends.base import KeepsMessageLog
+    from ...backends.base import KeepsMessageLog
 
 PAGE = 100
 

@@ -22,12 +22,12 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from app.models import Assistant
-from app.run_options import assistant_value
-from app.ui.screens.submitting import refusal_of
-from app.ui.text import clean
-from app.ui.widgets.graph_choice import GraphChoice
-from app.ui.widgets.safe_input import SafeInput
+from ...models import Assistant
+from ...run_options import assistant_value
+from ..text import clean
+from ..widgets.graph_choice import GraphChoice
+from ..widgets.safe_input import SafeInput
+from .submitting import refusal_of
 
 
 @dataclass

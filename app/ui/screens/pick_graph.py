@@ -14,8 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from app.ui.text import clean
-from app.ui.widgets.safe_input import SafeInput
+from ..text import clean
+from ..widgets.safe_input import SafeInput
 
 
 class PickGraphScreen(ModalScreen[str | None]):

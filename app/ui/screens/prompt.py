@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from app.ui.widgets.safe_input import SafeInput
+from ..widgets.safe_input import SafeInput
 
 
 class PromptScreen(ModalScreen[str | None]):

@@ -16,10 +16,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from app.models import Assistant
-from app.run_options import OptionField, RunOptions
-from app.ui.text import clean
-from app.ui.widgets.graph_choice import GraphChoice
+from ...models import Assistant
+from ...run_options import OptionField, RunOptions
+from ..text import clean
+from ..widgets.graph_choice import GraphChoice
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 

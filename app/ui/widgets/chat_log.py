@@ -17,10 +17,10 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from app.models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
-from app.ui.text import plain
-from app.ui.widgets.markdown_blocks import estimate_rows
-from app.ui.widgets.message_views import AIMessageView, MessageView, view_for
+from ...models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
+from ..text import plain
+from .markdown_blocks import estimate_rows
+from .message_views import AIMessageView, MessageView, view_for
 
 WINDOW = 40
 """At most this many messages are mounted when a thread opens..."""

@@ -10,8 +10,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from app.backends.base import BackendError, Unauthorized
-from app.ui.text import clean
+from ...backends.base import BackendError, Unauthorized
+from ..text import clean
 
 HEALTH_SECONDS = 3.0
 """How often the server is asked if it is there; after a failure, retries back off."""

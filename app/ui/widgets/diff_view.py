@@ -7,8 +7,8 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from app.diff import DiffLine, StateDiff
-from app.ui.text import clean
+from ...diff import DiffLine, StateDiff
+from ..text import clean
 
 STYLES = {"added": "$text-success", "removed": "$text-error", "changed": "$text-warning"}
 SIGNS = {"added": "+", "removed": "-", "changed": "~"}

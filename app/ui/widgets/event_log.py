@@ -29,8 +29,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Checkbox, Static
 
-from app.models import RunEvent
-from app.ui.text import clean
+from ...models import RunEvent
+from ..text import clean
 
 MAX_LINES = 2000
 RATE_WINDOW = 2.0

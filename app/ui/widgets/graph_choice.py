@@ -11,10 +11,10 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Select
 
-from app.models import Assistant
-from app.run_options import assistant_value
-from app.ui.text import clean
-from app.ui.widgets.safe_input import SafeInput
+from ...models import Assistant
+from ...run_options import assistant_value
+from ..text import clean
+from .safe_input import SafeInput
 
 AUTO = ""
 """The value that leaves each thread on its own graph."""

@@ -11,9 +11,9 @@ from textual.containers import ScrollableContainer
 from textual.content import Content
 from textual.widgets import Static
 
-from app.graph_layout import GraphLayout, layout_graph
-from app.models import GraphInfo
-from app.ui.text import clean
+from ...graph_layout import GraphLayout, layout_graph
+from ...models import GraphInfo
+from ..text import clean
 
 ROLE_STYLES = {
     "border": "$text-muted",

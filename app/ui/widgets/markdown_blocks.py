@@ -19,7 +19,7 @@ from textual.widgets._markdown import (
     MarkdownOrderedListItem,
 )
 
-from app.ui.text import clean
+from ..text import clean
 
 # A streamed reply is split into Markdown blocks of about this many characters, each its
 # own widget, so the cost of a new token does not grow with the length of the reply.

@@ -14,9 +14,9 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Collapsible, Static
 
-from app.models import ChatMessage, ToolCall
-from app.ui.text import clean, one_line, plain, pretty_json
-from app.ui.widgets.markdown_blocks import MarkdownBlocks
+from ...models import ChatMessage, ToolCall
+from ..text import clean, one_line, plain, pretty_json
+from .markdown_blocks import MarkdownBlocks
 
 DISPLAY_LIMIT = 20_000
 """A message longer than this shows its first DISPLAY_LIMIT characters and a note saying

@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from app.ui.text import clean
+from ..text import clean
 
 STATE_STYLES = {
     "idle": "dim",

@@ -3,7 +3,7 @@
 Textual's Input draws its value as given, so an escape sequence in it (a thread title
 being renamed, a message being edited, text pasted into the search box) would reach the
 terminal raw. SafeInput draws control characters as the visible stand-ins of
-app.ui.text.clean (one character for one, so the cursor stays where it should) and keeps
+threadbench.ui.text.clean (one character for one, so the cursor stays where it should) and keeps
 the value itself exactly as it is: nothing typed or given is changed.
 """
 
@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.expand_tabs import expand_tabs_inline
 from textual.widgets import Input
 
-from app.ui.text import clean
+from ..text import clean
 
 
 class SafeInput(Input):

@@ -31,8 +31,8 @@ from textual.style import Style
 from textual.widgets import Static, TextArea, Tree
 from textual.widgets.tree import TreeNode
 
-from app.models import ThreadState
-from app.ui.text import clean, one_line, pretty_json
+from ...models import ThreadState
+from ..text import clean, one_line, pretty_json
 
 KNOWN_FIRST = ("title", "todos", "artifacts", "uploaded_files", "messages")
 TODO_MARKS = {

@@ -21,9 +21,9 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
-from app.models import ThreadSummary
-from app.thread_window import Chunk, ThreadWindow
-from app.ui.text import one_line, relative_time
+from ...models import ThreadSummary
+from ...thread_window import Chunk, ThreadWindow
+from ..text import one_line, relative_time
 
 PREFETCH_ROWS = 15
 DEFAULT_ROW_WIDTH = 35

@@ -26,9 +26,9 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from app.models import ThreadState
-from app.timeline import TimelineModel, TimelineRow
-from app.ui.text import clean
+from ...models import ThreadState
+from ...timeline import TimelineModel, TimelineRow
+from ..text import clean
 
 NEED_MORE_MARGIN = 5
 """Ask for the next page when the cursor is this close to the last loaded row."""
