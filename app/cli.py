@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         "With no --url it starts an embedded LangGraph server with an offline demo agent.",
     )
     parser.add_argument(
-        "--url", help="an Agent Server to connect to (LangGraph, DeerFlow's Gateway at http://host:8001/api, or 10xGraph)"
+        "--url",
+        help="an Agent Server to connect to (LangGraph, DeerFlow's Gateway at http://host:8001/api, or 10xGraph)",
     )
     parser.add_argument(
         "--api-key",
@@ -42,8 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--email",
-        help=f"log in to --url with this email (DeerFlow); the password is read from ${PASSWORD_ENV}, "
-        "else asked for",
+        help=f"log in to --url with this email (DeerFlow); the password is read from ${PASSWORD_ENV}, else asked for",
     )
     parser.add_argument(
         "--backend",
@@ -62,9 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--graph", metavar="FILE.py:ATTR", help="serve your own graph embedded")
-    source.add_argument(
-        "--config", metavar="langgraph.json", type=Path, help="serve a langgraph.json embedded"
-    )
+    source.add_argument("--config", metavar="langgraph.json", type=Path, help="serve a langgraph.json embedded")
     parser.add_argument(
         "--data-dir",
         type=Path,
@@ -117,7 +115,9 @@ def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
         source = settings.key_source if settings.key_source == "--api-key" else f"${settings.key_source}"
         raise UsageError(f"The API key from {source} {problem}.")
     if settings.email and not settings.url:
-        raise UsageError("--email logs in to a server given with --url or a profile; the embedded server needs no login.")
+        raise UsageError(
+            "--email logs in to a server given with --url or a profile; the embedded server needs no login."
+        )
     return settings
 
 
@@ -160,9 +160,9 @@ def probe_server(settings: Settings) -> str:
 
     assert settings.url is not None
     try:
-        detected = asyncio.run(detect_backend_kind(
-            settings.url, settings.effective_api_key(), credentials=settings.credentials()
-        ))
+        detected = asyncio.run(
+            detect_backend_kind(settings.url, settings.effective_api_key(), credentials=settings.credentials())
+        )
         return detected if settings.backend == "auto" else settings.backend
     except Unauthorized as error:  # a login or a session the server wants
         raise UsageError(f"{str(error).rstrip('.')}. {error.hint}") from None

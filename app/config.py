@@ -107,7 +107,6 @@ class Settings:
                 return value
         return None
 
-
     def password_env_vars(self) -> list[str]:
         """Where the password is read from, first to last: the profile's variable, then
         $THREADBENCH_PASSWORD."""

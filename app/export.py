@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .models import ChatMessage, ThreadState, ThreadSummary
@@ -40,8 +40,8 @@ def _when(moment: datetime | None) -> str:
     if moment is None:
         return ""
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def message_markdown(message: ChatMessage) -> str:
@@ -135,7 +135,7 @@ def thread_json(
     """The thread, its state and (optionally) its history as JSON; load_thread_json reads it back."""
     document: dict[str, Any] = {
         "format": FORMAT,
-        "exported_at": (exported_at or datetime.now(timezone.utc)).isoformat(),
+        "exported_at": (exported_at or datetime.now(UTC)).isoformat(),
         "thread": summary.model_dump(mode="json") if summary is not None else None,
         "state": state.model_dump(mode="json"),
     }

@@ -72,7 +72,7 @@ class GraphLayout:
 
 
 def _split(node_id: str) -> tuple[str, str] | None:
-    """"research:search" -> ("research", "search"); plain ids -> None."""
+    """ "research:search" -> ("research", "search"); plain ids -> None."""
     positions = [node_id.find(sep) for sep in SEPARATORS if sep in node_id]
     if not positions:
         return None
@@ -244,7 +244,7 @@ def _group_box(
     inner = min(inner, max(4, max_width - 2))
     border = "next" if is_next else "group"
     lines: list[Line] = [[("╭ ", border), (title, border), (" " + "─" * (inner - len(title) - 2) + "╮", border)]]
-    for index, (member, label) in enumerate(zip(members, labels)):
+    for index, (member, label) in enumerate(zip(members, labels, strict=True)):
         member_next = f"{unit.name}:{member}" in next_nodes or f"{unit.name}|{member}" in next_nodes
         mark = "▶ " if member_next else "  "
         body = mark + label
@@ -257,7 +257,9 @@ def _group_box(
     extra = [(s, t, c) for s, t, c in internal if not _consecutive(members, s, t)]
     for source, target, conditional in extra:
         text = f" {source} {'┄▶' if conditional else '─▶'} {target}"
-        lines.append([("│", border), (_fit(text, inner).ljust(inner), "cond" if conditional else "edge"), ("│", border)])
+        lines.append(
+            [("│", border), (_fit(text, inner).ljust(inner), "cond" if conditional else "edge"), ("│", border)]
+        )
     lines.append([("╰" + "─" * inner + "╯", border)])
     return lines
 
@@ -278,7 +280,7 @@ def _row_of_boxes(boxes: list[list[Line]], indent: int) -> list[Line]:
     lines: list[Line] = []
     for y in range(height):
         line: Line = [(" " * indent, "")]
-        for number, (box, width) in enumerate(zip(boxes, widths)):
+        for number, (box, width) in enumerate(zip(boxes, widths, strict=True)):
             if number:
                 line.append((" ", ""))
             if y < len(box):
@@ -355,7 +357,13 @@ def _edge_lines(name: str, edges: list[UnitEdge], width: int) -> list[Line]:
     for number, edge in enumerate(edges):
         arrow = "┄┄▶" if edge.conditional else "──▶"
         role = "cond" if edge.conditional else "edge"
-        line: Line = [("  ", ""), (source if number == 0 else pad, "source" if number == 0 else ""), (" ", ""), (arrow, role), (" ", "")]
+        line: Line = [
+            ("  ", ""),
+            (source if number == 0 else pad, "source" if number == 0 else ""),
+            (" ", ""),
+            (arrow, role),
+            (" ", ""),
+        ]
         room = width - _line_width(line) - (2 if edge.back else 0)
         label = f" ({edge.label})" if edge.label else ""
         target = _fit(edge.target, max(4, room - min(len(label), room // 2)))

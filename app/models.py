@@ -214,9 +214,7 @@ class RunRequest(_Model):
     context: dict[str, Any] = Field(default_factory=dict)
     configurable: dict[str, Any] = Field(default_factory=dict)
     checkpoint_id: str | None = None
-    stream_modes: list[str] = Field(
-        default_factory=lambda: ["messages-tuple", "updates", "values", "custom"]
-    )
+    stream_modes: list[str] = Field(default_factory=lambda: ["messages-tuple", "updates", "values", "custom"])
     subgraphs: bool = False
     resumable: bool = True
     """The server keeps the run's events, so a cut stream resumes after the last one read."""

@@ -25,8 +25,22 @@ from .backends.langgraph.streaming import (
 )
 
 __all__ = [
-    "SECOND_TEXT_EXTRACT", "TITLE_EXTRACT", "approx_size", "approx_text", "content_text", "error_text",
-    "interrupt_from_dict", "interrupts_from_thread", "message_from_dict", "message_type",
-    "messages_from_values", "needs_second_text", "one_line", "parse_time", "run_event_from_part",
-    "state_from_dict", "thread_from_dict", "thread_title",
+    "SECOND_TEXT_EXTRACT",
+    "TITLE_EXTRACT",
+    "approx_size",
+    "approx_text",
+    "content_text",
+    "error_text",
+    "interrupt_from_dict",
+    "interrupts_from_thread",
+    "message_from_dict",
+    "message_type",
+    "messages_from_values",
+    "needs_second_text",
+    "one_line",
+    "parse_time",
+    "run_event_from_part",
+    "state_from_dict",
+    "thread_from_dict",
+    "thread_title",
 ]

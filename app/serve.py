@@ -27,9 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--host", default="localhost", help="address to listen on (default: localhost)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})")
-    parser.add_argument(
-        "--public-url", default=None, help="the URL browsers reach this server at, behind a proxy"
-    )
+    parser.add_argument("--public-url", default=None, help="the URL browsers reach this server at, behind a proxy")
     return parser
 
 

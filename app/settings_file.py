@@ -132,7 +132,7 @@ def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
     for name, spec in profiles.items():
         where = f"[profiles.{name}]"
         if not isinstance(spec, dict):
-            raise ConfigError(f"{path}: {where} must be a table with url = \"...\"")
+            raise ConfigError(f'{path}: {where} must be a table with url = "..."')
         for key in spec:
             if key.lower() == "password":
                 problems.append(
@@ -169,10 +169,10 @@ def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
 
     keymap = data.get("keymap", {})
     if not isinstance(keymap, dict):
-        raise ConfigError(f"{path}: [keymap] must be a table of binding-id = \"keys\"")
+        raise ConfigError(f'{path}: [keymap] must be a table of binding-id = "keys"')
     for binding_id, keys in keymap.items():
         if not isinstance(keys, str) or not keys.strip():
-            raise ConfigError(f"{path}: [keymap] {binding_id} must be keys like \"ctrl+n\" or \"f5,ctrl+r\"")
+            raise ConfigError(f'{path}: [keymap] {binding_id} must be keys like "ctrl+n" or "f5,ctrl+r"')
         config.keymap[str(binding_id)] = keys.replace(" ", "")
     if config.default_profile and config.default_profile not in config.profiles:
         problems.append(f"default_profile {config.default_profile!r} is not a profile (ignored)")
@@ -289,7 +289,7 @@ def set_top_level(path: Path, key: str, value: str) -> None:
         text = ""
     line = tomli_w.dumps({key: value}).strip()
     lines = text.splitlines()
-    first_table = next((i for i, l in enumerate(lines) if l.lstrip().startswith("[")), len(lines))
+    first_table = next((i for i, row in enumerate(lines) if row.lstrip().startswith("[")), len(lines))
     pattern = re.compile(rf"""^\s*["']?{re.escape(key)}["']?\s*=""")
     for index in range(first_table):
         if pattern.match(lines[index]):

@@ -117,9 +117,7 @@ def parse_filter(text: str) -> ThreadFilter:
                 if value in STATUSES:
                     result.status = value
                 else:
-                    result.problems.append(
-                        f"unknown status {value!r} (use {', '.join(STATUSES)})"
-                    )
+                    result.problems.append(f"unknown status {value!r} (use {', '.join(STATUSES)})")
             elif key == "graph":
                 result.graph_id = value
             else:

@@ -175,8 +175,12 @@ async def painted(app, timeout: float = 30.0) -> float:
         if _PAINTS[0] > start:
             return _PAINTS[0]
         screen = app.screen
-        pending = (screen._layout_required or screen._repaint_required or screen._scroll_required
-                   or bool(screen._dirty_widgets))
+        pending = (
+            screen._layout_required
+            or screen._repaint_required
+            or screen._scroll_required
+            or bool(screen._dirty_widgets)
+        )
         if pending:
             clean_since = None
         else:
@@ -219,7 +223,7 @@ class StallMeter:
         self.lateness: list[float] = []
         self._task: asyncio.Task | None = None
 
-    def start(self) -> "StallMeter":
+    def start(self) -> StallMeter:
         self.lateness.clear()
         self._task = asyncio.create_task(self._run())
         return self
@@ -230,7 +234,7 @@ class StallMeter:
             await asyncio.sleep(self.interval)
             self.lateness.append(max(0.0, now() - before - self.interval))
 
-    async def stop(self) -> "StallMeter":
+    async def stop(self) -> StallMeter:
         if self._task is not None:
             self._task.cancel()
             try:

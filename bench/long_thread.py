@@ -36,15 +36,26 @@ from bench.common import (
 )
 
 MESSAGES = 2_000
-WORDS = ("agent thread checkpoint stream token reply graph state tool result message server "
-         "client frame widget layout render cache page search filter history branch fork").split()
+WORDS = (
+    "agent thread checkpoint stream token reply graph state tool result message server "
+    "client frame widget layout render cache page search filter history branch fork"
+).split()
 
 
 def answer(n: int) -> str:
     words = [WORDS[(n * 7 + i * 3) % len(WORDS)] for i in range(30 + (n * 37) % 90)]
     half = len(words) // 2
-    return (f"**Step {n}.** " + " ".join(words[:half]) + ".\n\n- " + " ".join(words[half:half + 6])
-            + "\n- `" + words[-1] + "`\n\n" + " ".join(words[half + 6:]) + ".")
+    return (
+        f"**Step {n}.** "
+        + " ".join(words[:half])
+        + ".\n\n- "
+        + " ".join(words[half : half + 6])
+        + "\n- `"
+        + words[-1]
+        + "`\n\n"
+        + " ".join(words[half + 6 :])
+        + "."
+    )
 
 
 def messages(count: int = MESSAGES) -> list[dict]:
@@ -54,10 +65,23 @@ def messages(count: int = MESSAGES) -> list[dict]:
         out.append({"type": "human", "id": f"h{n}", "content": f"Question {n}: what happened at step {n}?"})
         if n % 10 == 9 and len(out) + 3 <= count:
             call_id = f"call{n}"
-            out.append({"type": "ai", "id": f"t{n}", "content": "",
-                        "tool_calls": [{"id": call_id, "name": "search", "args": {"query": f"step {n}"}}]})
-            out.append({"type": "tool", "id": f"r{n}", "tool_call_id": call_id, "name": "search",
-                        "content": f"3 results for step {n}"})
+            out.append(
+                {
+                    "type": "ai",
+                    "id": f"t{n}",
+                    "content": "",
+                    "tool_calls": [{"id": call_id, "name": "search", "args": {"query": f"step {n}"}}],
+                }
+            )
+            out.append(
+                {
+                    "type": "tool",
+                    "id": f"r{n}",
+                    "tool_call_id": call_id,
+                    "name": "search",
+                    "content": f"3 results for step {n}",
+                }
+            )
         out.append({"type": "ai", "id": f"a{n}", "content": answer(n)})
         n += 1
     return out[:count]
@@ -66,8 +90,9 @@ def messages(count: int = MESSAGES) -> list[dict]:
 async def seed(client) -> str:
     thread_id = str(uuid.uuid4())
     await client.threads.create(thread_id=thread_id, graph_id="agent", metadata={"bench": "long-thread"})
-    await client.threads.update_state(thread_id, {"messages": messages(), "title": "A 2,000-message thread"},
-                                      as_node="title")
+    await client.threads.update_state(
+        thread_id, {"messages": messages(), "title": "A 2,000-message thread"}, as_node="title"
+    )
     return thread_id
 
 
@@ -94,8 +119,11 @@ async def main(args) -> list:
             probe.clear()
             screen.open_thread(thread_id)
             await wait_until(lambda: probe.last("get_state:end") is not None, timeout=60, what="get_state")
-            await wait_until(lambda: sum(1 for c in chat.children if isinstance(c, MessageView)) > 0
-                             and chat.max_scroll_y > 0, timeout=60, what="messages")
+            await wait_until(
+                lambda: sum(1 for c in chat.children if isinstance(c, MessageView)) > 0 and chat.max_scroll_y > 0,
+                timeout=60,
+                what="messages",
+            )
             shown = await painted(app)
             opens.append(ms(shown - probe.last("get_state:end")))
             await settle(app, 0.2)
@@ -109,9 +137,14 @@ async def main(args) -> list:
         mounted = sum(1 for c in chat.children if isinstance(c, MessageView))
 
     return [
-        verdict("long thread: 2,000 messages visible", max(opens), 300.0, baseline=median(sdk),
-                note=f"median {median(opens):.0f} ms; after get_state; one scroll step {median(scrolls):.0f} ms; "
-                     f"{mounted} of {MESSAGES} messages mounted"),
+        verdict(
+            "long thread: 2,000 messages visible",
+            max(opens),
+            300.0,
+            baseline=median(sdk),
+            note=f"median {median(opens):.0f} ms; after get_state; one scroll step {median(scrolls):.0f} ms; "
+            f"{mounted} of {MESSAGES} messages mounted",
+        ),
         verdict("long thread: RSS with it open", rss, 250.0, unit="MB", note="whole benchmark process"),
     ]
 

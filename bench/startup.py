@@ -96,7 +96,9 @@ class Terminal:
 def launch_once() -> dict:
     home = Path(tempfile.mkdtemp(prefix="tb-bench-start-"))
     env = {
-        "TERM": "xterm-256color", "COLUMNS": "140", "LINES": "40",
+        "TERM": "xterm-256color",
+        "COLUMNS": "140",
+        "LINES": "40",
         "THREADBENCH_CONFIG": str(home / "config.toml"),
         "THREADBENCH_DATA_DIR": str(home / "data"),
     }
@@ -159,8 +161,9 @@ async def in_process_once() -> dict:
         await pilot.press("escape")
         await wait_until(lambda: app.backend is not None, timeout=60, what="server")
         ready = now()
-        await wait_until(lambda: app.screen.thread_list.option_count > 0 or not app.screen.workers,
-                         timeout=30, what="thread list")
+        await wait_until(
+            lambda: app.screen.thread_list.option_count > 0 or not app.screen.workers, timeout=30, what="thread list"
+        )
         await settle(app, 0.3)  # leave no worker running behind
     return {"first": first - start, "interactive": interactive - start, "ready": ready - start, "booting": booting}
 
@@ -178,14 +181,23 @@ def main(args) -> list:
     worst = max(interactive) if len(interactive) == len(runs) else float("inf")
     in_interactive = [r["interactive"] * 1000 for r in inproc]
     return [
-        verdict("start: interactive after App() (in process)", max(in_interactive), 500.0,
-                note=f"first frame median {median([r['first'] * 1000 for r in inproc]):.0f} ms; server still "
-                     f"booting then in {sum(r['booting'] for r in inproc)}/{len(inproc)} runs, answering after "
-                     f"{median([r['ready'] for r in inproc]):.1f} s"),
-        verdict("start: interactive after exec (pty)", worst, 500.0, baseline=median(base) * 1000,
-                note=f"first frame median {median(firsts):.0f} ms (a bare Textual app's: {median(bare):.0f} ms), "
-                     f"palette open median {median(interactive):.0f} ms; server answering after {median(ready):.1f} s; "
-                     f"sdk = python + import langgraph_sdk"),
+        verdict(
+            "start: interactive after App() (in process)",
+            max(in_interactive),
+            500.0,
+            note=f"first frame median {median([r['first'] * 1000 for r in inproc]):.0f} ms; server still "
+            f"booting then in {sum(r['booting'] for r in inproc)}/{len(inproc)} runs, answering after "
+            f"{median([r['ready'] for r in inproc]):.1f} s",
+        ),
+        verdict(
+            "start: interactive after exec (pty)",
+            worst,
+            500.0,
+            baseline=median(base) * 1000,
+            note=f"first frame median {median(firsts):.0f} ms (a bare Textual app's: {median(bare):.0f} ms), "
+            f"palette open median {median(interactive):.0f} ms; server answering after {median(ready):.1f} s; "
+            f"sdk = python + import langgraph_sdk",
+        ),
     ]
 
 

@@ -68,8 +68,14 @@ async def app_run(app, probe: Probe, client, tail: str) -> dict:
     thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
     thread_id = thread["thread_id"]
     screen.open_thread(thread_id)
-    await wait_until(lambda: screen.thread_id == thread_id and screen.thread_state is not None
-                     and screen.thread_state.thread_id == thread_id, what="thread opened")
+    await wait_until(
+        lambda: (
+            screen.thread_id == thread_id
+            and screen.thread_state is not None
+            and screen.thread_state.thread_id == thread_id
+        ),
+        what="thread opened",
+    )
     await settle(app)
     chat = screen.chat
 
@@ -131,22 +137,32 @@ async def main(args) -> list:
     stall_p99 = ms(sorted(lateness)[min(len(lateness) - 1, int(len(lateness) * 0.99))]) if lateness else 0.0
 
     details = {
-        "sdk_stream_ms": sdk_stream, "app_stream_ms": app_stream,
-        "sdk_total_ms": sdk_total, "app_total_ms": app_total,
+        "sdk_stream_ms": sdk_stream,
+        "app_stream_ms": app_stream,
+        "sdk_total_ms": sdk_total,
+        "app_total_ms": app_total,
         "app_last_shown_after_last_received_ms": after_read,
         "first_token_ms": first_token,
         "stall_max_ms_per_run": [r["stall_max"] for r in app_runs],
         "words": len(first["text"].split()),
     }
     stream = ratio_verdict(
-        "streaming: last token of 5,000 words", median(app_stream), median(sdk_stream), 1.10,
-        unit="ms", details=details,
-        note=f"end to end {median(app_total)/median(sdk_total):.2f}x (app {median(app_total):.0f} ms, "
-             f"sdk {median(sdk_total):.0f} ms); shown {median(after_read):.0f} ms after the app read it",
+        "streaming: last token of 5,000 words",
+        median(app_stream),
+        median(sdk_stream),
+        1.10,
+        unit="ms",
+        details=details,
+        note=f"end to end {median(app_total) / median(sdk_total):.2f}x (app {median(app_total):.0f} ms, "
+        f"sdk {median(sdk_total):.0f} ms); shown {median(after_read):.0f} ms after the app read it",
     )
     stall = verdict("streaming: event-loop stall (max)", stall_max, 50.0, note=f"p99 {stall_p99:.0f} ms")
-    first_result = verdict("streaming: first token after the SDK got it", median(first_token), 50.0,
-                           note=f"max {max(first_token):.0f} ms over {len(first_token)} runs")
+    first_result = verdict(
+        "streaming: first token after the SDK got it",
+        median(first_token),
+        50.0,
+        note=f"max {max(first_token):.0f} ms over {len(first_token)} runs",
+    )
     return [stream, stall, first_result]
 
 

@@ -53,13 +53,20 @@ async def seed(client, tag: str, count: int = COUNT) -> float:
     start = now()
     existing = await client.threads.count(metadata={"bench": tag})
     for first in range(existing, count, BATCH):
-        await asyncio.gather(*(
-            client.threads.create(graph_id="agent", metadata={
-                "bench": tag, "n": n, "topic": TOPICS[n % len(TOPICS)],
-                "title": f"{TOPICS[n % len(TOPICS)].title()} notes #{n}: what the agent found",
-            })
-            for n in range(first, min(count, first + BATCH))
-        ))
+        await asyncio.gather(
+            *(
+                client.threads.create(
+                    graph_id="agent",
+                    metadata={
+                        "bench": tag,
+                        "n": n,
+                        "topic": TOPICS[n % len(TOPICS)],
+                        "title": f"{TOPICS[n % len(TOPICS)].title()} notes #{n}: what the agent found",
+                    },
+                )
+                for n in range(first, min(count, first + BATCH))
+            )
+        )
     return now() - start
 
 
@@ -69,8 +76,9 @@ async def sdk_first_page(client) -> float:
 
     start = now()
     await asyncio.gather(
-        client.threads.search(limit=50, offset=0, sort_by="updated_at", sort_order="desc",
-                              select=THREAD_FIELDS, extract=TITLE_EXTRACT),
+        client.threads.search(
+            limit=50, offset=0, sort_by="updated_at", sort_order="desc", select=THREAD_FIELDS, extract=TITLE_EXTRACT
+        ),
         client.threads.count(),
     )
     return ms(now() - start)
@@ -81,8 +89,9 @@ async def sdk_search_page(client, offset: int) -> float:
     from threadbench.normalize import TITLE_EXTRACT
 
     start = now()
-    await client.threads.search(limit=50, offset=offset, sort_by="updated_at", sort_order="desc",
-                                select=THREAD_FIELDS, extract=TITLE_EXTRACT)
+    await client.threads.search(
+        limit=50, offset=offset, sort_by="updated_at", sort_order="desc", select=THREAD_FIELDS, extract=TITLE_EXTRACT
+    )
     return ms(now() - start)
 
 
@@ -138,9 +147,15 @@ async def main(args) -> list:
             probe.clear()
             press(app, char)
             typed = WORD[: index + 1]
-            await wait_until(lambda: threads.threads is not rows_before and screen.filter.words == [typed]
-                             and all(screen.filter.matches(t) for t in threads.threads),
-                             timeout=30, what=f"results for {typed!r}")
+            await wait_until(
+                lambda: (
+                    threads.threads is not rows_before
+                    and screen.filter.words == [typed]
+                    and all(screen.filter.matches(t) for t in threads.threads)
+                ),
+                timeout=30,
+                what=f"results for {typed!r}",
+            )
             shown = await painted(app)
             answered = [t for t in probe.marks.get("search_threads:end", []) if t <= shown]
             pages = len(probe.marks.get("search_threads:end", []))
@@ -152,9 +167,14 @@ async def main(args) -> list:
         # -- scrolling to the end ------------------------------------------------------------------
         await pilot.press("escape")  # back to the list; the filter stays...
         search.value = ""  # ...so clear it: all threads
-        await wait_until(lambda: len(threads.threads) >= 50 and not threads.exhausted
-                         and not any(w.group == "threads" and w.is_running for w in screen.workers),
-                         what="all threads again")
+        await wait_until(
+            lambda: (
+                len(threads.threads) >= 50
+                and not threads.exhausted
+                and not any(w.group == "threads" and w.is_running for w in screen.workers)
+            ),
+            what="all threads again",
+        )
         await settle(app, 0.3)
         threads.focus()
 
@@ -172,8 +192,11 @@ async def main(args) -> list:
                     threads.action_cursor_up()
                 threads.action_last()
                 try:
-                    await wait_until(lambda: (reached() > count or threads.exhausted)
-                                     and not screen._loading_more, timeout=5, what="next page")
+                    await wait_until(
+                        lambda: (reached() > count or threads.exhausted) and not screen._loading_more,
+                        timeout=5,
+                        what="next page",
+                    )
                     break
                 except TimeoutError:
                     if attempt == 5:
@@ -193,18 +216,31 @@ async def main(args) -> list:
         (r0, m0), (r1, m1) = part[0], part[-1]
         return (m1 - m0) / max(1, (r1 - r0) / 1000)
 
-    early, late = per_thousand(samples[: quarter + 1]), per_thousand(samples[-quarter - 1:])
+    early, late = per_thousand(samples[: quarter + 1]), per_thousand(samples[-quarter - 1 :])
     results = [
-        verdict("threads: first page after the app is ready", max(first_pages), 150.0,
-                baseline=median(sdk_pages),
-                note=f"median {median(first_pages):.0f} ms over {len(first_pages)} starts; "
-                     f"{total:,} threads on the server (seeded in {seconds:.0f} s)"),
-        verdict("threads: search keystroke after the answer", max(keystrokes), 100.0,
-                baseline=median(sdk_keys),
-                note=f"median {median(keystrokes):.0f} ms over {len(keystrokes)} keys of {WORD!r}"),
-        verdict("threads: RSS growth scrolling to the end", growth, MEMORY_FLAT_MB, unit="MB",
-                note=f"{rss_first:.0f} -> {rss_end:.0f} MB over {rows:,} rows in {scroll_seconds:.1f} s; "
-                     f"{early:.1f} MB/1000 rows early, {late:.1f} late"),
+        verdict(
+            "threads: first page after the app is ready",
+            max(first_pages),
+            150.0,
+            baseline=median(sdk_pages),
+            note=f"median {median(first_pages):.0f} ms over {len(first_pages)} starts; "
+            f"{total:,} threads on the server (seeded in {seconds:.0f} s)",
+        ),
+        verdict(
+            "threads: search keystroke after the answer",
+            max(keystrokes),
+            100.0,
+            baseline=median(sdk_keys),
+            note=f"median {median(keystrokes):.0f} ms over {len(keystrokes)} keys of {WORD!r}",
+        ),
+        verdict(
+            "threads: RSS growth scrolling to the end",
+            growth,
+            MEMORY_FLAT_MB,
+            unit="MB",
+            note=f"{rss_first:.0f} -> {rss_end:.0f} MB over {rows:,} rows in {scroll_seconds:.1f} s; "
+            f"{early:.1f} MB/1000 rows early, {late:.1f} late",
+        ),
     ]
     results[1].details = {"keystrokes_ms": keystrokes, "sdk_ms": sdk_keys}
     results[2].details = {"samples": samples}

@@ -39,12 +39,19 @@ STATUSES = ["pending", "in_progress", "completed"]
 
 
 def update(n: int) -> dict:
-    todos = [{"content": f"Task {k}: check source {k}", "status": STATUSES[min(2, (n - k) // 3)] if n >= k else "pending"}
-             for k in range(max(0, n - 8), n + 1)]
+    todos = [
+        {"content": f"Task {k}: check source {k}", "status": STATUSES[min(2, (n - k) // 3)] if n >= k else "pending"}
+        for k in range(max(0, n - 8), n + 1)
+    ]
     values: dict = {"todos": todos}
     if n % 5 == 0:
-        values["messages"] = [{"type": "ai" if n % 10 else "human", "id": f"m{n}",
-                               "content": f"Checkpoint {n}: moved task {n} along and noted why."}]
+        values["messages"] = [
+            {
+                "type": "ai" if n % 10 else "human",
+                "id": f"m{n}",
+                "content": f"Checkpoint {n}: moved task {n} along and noted why.",
+            }
+        ]
     return values
 
 
@@ -100,7 +107,7 @@ async def main(args) -> list:
         await settle(app, 0.3)
         timeline.action_mark()  # m: the head
         await settle(app, 0.3)
-        for back in range(20):
+        for _ in range(20):
             screen.action_older_checkpoint()
             await asyncio.sleep(0)
         await settle(app, 0.5)
@@ -114,12 +121,20 @@ async def main(args) -> list:
         rows = len(timeline.model.rows)
 
     return [
-        verdict("timeline: first page of 1,000 checkpoints", max(pages), 200.0, baseline=median(sdk_page),
-                note=f"median {median(pages):.0f} ms from the request; {HISTORY_PAGE} per page "
-                     f"(seeded in {seconds:.0f} s)"),
-        verdict("timeline: diff between two checkpoints", max(steps + marked), 50.0,
-                note=f"median {median(steps):.0f} ms one step back, {median(marked):.0f} ms against the "
-                     f"marked head 20+ steps away; {rows} rows loaded"),
+        verdict(
+            "timeline: first page of 1,000 checkpoints",
+            max(pages),
+            200.0,
+            baseline=median(sdk_page),
+            note=f"median {median(pages):.0f} ms from the request; {HISTORY_PAGE} per page (seeded in {seconds:.0f} s)",
+        ),
+        verdict(
+            "timeline: diff between two checkpoints",
+            max(steps + marked),
+            50.0,
+            note=f"median {median(steps):.0f} ms one step back, {median(marked):.0f} ms against the "
+            f"marked head 20+ steps away; {rows} rows loaded",
+        ),
     ]
 
 

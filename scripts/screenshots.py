@@ -52,9 +52,7 @@ async def seed(url: str) -> dict[str, str]:
     ids: dict[str, str] = {}
     for name, text in CONVERSATIONS:
         thread = await client.threads.create(graph_id="agent", metadata={"demo": name})
-        await client.runs.wait(
-            thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": text}]}
-        )
+        await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": text}]})
         ids[name] = thread["thread_id"]
         log(f"seeded {name}: {thread['thread_id']}")
     return ids
@@ -203,8 +201,12 @@ def fira_code_installed() -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
-    parser.add_argument("--png", action=argparse.BooleanOptionalAction, default=None,
-                        help="write PNGs too (default: when cairosvg is importable)")
+    parser.add_argument(
+        "--png",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="write PNGs too (default: when cairosvg is importable)",
+    )
     parser.add_argument("--only", default="", help="comma-separated names, e.g. main,help")
     args = parser.parse_args(argv)
     png = args.png
@@ -217,8 +219,10 @@ def main(argv: list[str] | None = None) -> int:
             png = False
             log("cairosvg is not installed: SVGs only (pip install -e '.[screenshots]' for PNGs)")
     if png and not fira_code_installed():
-        log("warning: the Fira Code font is not installed; PNG borders will be misaligned "
-            "(Debian: apt-get install fonts-firacode)")
+        log(
+            "warning: the Fira Code font is not installed; PNG borders will be misaligned "
+            "(Debian: apt-get install fonts-firacode)"
+        )
     args.out.mkdir(parents=True, exist_ok=True)
     server = EmbeddedServer(Path(tempfile.mkdtemp(prefix="tb-shots-server-")), persist=False)
     log("starting the embedded server with the demo agent…")

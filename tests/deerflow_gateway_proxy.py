@@ -68,14 +68,23 @@ class GatewayStandIn:
         self.url = f"http://127.0.0.1:{self.port}"
         self._client: httpx.AsyncClient | None = None
         routes = self._routes()
-        app = Starlette(routes=[
-            Route("/health", lambda request: JSONResponse(HEALTH)),
-            Mount("/api/langgraph", routes=routes),
-            Mount("/api", routes=routes),
-        ])
-        self._server = uvicorn.Server(uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", access_log=False, lifespan="off",
-        ))
+        app = Starlette(
+            routes=[
+                Route("/health", lambda request: JSONResponse(HEALTH)),
+                Mount("/api/langgraph", routes=routes),
+                Mount("/api", routes=routes),
+            ]
+        )
+        self._server = uvicorn.Server(
+            uvicorn.Config(
+                app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                access_log=False,
+                lifespan="off",
+            )
+        )
         self._thread = threading.Thread(target=self._server.run, name="gateway-stand-in", daemon=True)
 
     def start(self, timeout: float = 10.0) -> None:
@@ -131,8 +140,11 @@ class GatewayStandIn:
     async def _send(self, request: Request, body: Any = None, path: str | None = None) -> httpx.Response:
         headers = {k: v for k, v in request.headers.items() if k.lower() in ("accept", "last-event-id", "content-type")}
         upstream = self.client.build_request(
-            request.method, path or self._path(request), params=request.query_params.multi_items(),
-            headers=headers, **({"json": body} if body is not None else {"content": await request.body()}),
+            request.method,
+            path or self._path(request),
+            params=request.query_params.multi_items(),
+            headers=headers,
+            **({"json": body} if body is not None else {"content": await request.body()}),
         )
         return await self.client.send(upstream, stream=True)
 

@@ -25,9 +25,7 @@ def tenxgraph_venv():
 
 
 @pytest.fixture(scope="session")
-def tenxgraph_server(
-    tenxgraph_venv, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[TenXGraphServer]:
+def tenxgraph_server(tenxgraph_venv, tmp_path_factory: pytest.TempPathFactory) -> Iterator[TenXGraphServer]:
     with TenXGraphServer(tmp_path_factory.mktemp("tenxgraph-server")) as server:
         yield server
 
@@ -38,8 +36,6 @@ def tenxgraph_url(tenxgraph_server: TenXGraphServer) -> str:
 
 
 @pytest.fixture(scope="session")
-def tenxgraph_jwt(
-    tenxgraph_venv, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[str, Callable[..., str]]]:
+def tenxgraph_jwt(tenxgraph_venv, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Callable[..., str]]]:
     with TenXGraphServer(tmp_path_factory.mktemp("tenxgraph-jwt"), jwt=True) as server:
         yield server.url, make_token

@@ -75,18 +75,14 @@ def _candidates() -> list[str]:
     pyenv_root = os.environ.get("PYENV_ROOT")
     if not pyenv_root and shutil.which("pyenv"):
         with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-            pyenv_root = subprocess.run(
-                ["pyenv", "root"], capture_output=True, text=True, timeout=30
-            ).stdout.strip()
+            pyenv_root = subprocess.run(["pyenv", "root"], capture_output=True, text=True, timeout=30).stdout.strip()
     if not pyenv_root and (Path.home() / ".pyenv").is_dir():
         pyenv_root = str(Path.home() / ".pyenv")
     for minor in ("3.12", "3.13"):
         if pyenv_root:
             versions = sorted(
                 Path(pyenv_root, "versions").glob(f"{minor}*/bin/python"),
-                key=lambda p: [
-                    int(x) if x.isdigit() else 0 for x in p.parent.parent.name.split(".")
-                ],
+                key=lambda p: [int(x) if x.isdigit() else 0 for x in p.parent.parent.name.split(".")],
                 reverse=True,
             )
             found.extend(str(p) for p in versions)
@@ -133,9 +129,7 @@ def ensure_venv(log=print) -> Path:
             text=True,
         )
         if proc.returncode != 0:
-            raise RuntimeError(
-                f"pip install {' '.join(REQUIREMENTS)} failed:\n{proc.stderr[-4000:]}"
-            )
+            raise RuntimeError(f"pip install {' '.join(REQUIREMENTS)} failed:\n{proc.stderr[-4000:]}")
         marker.write_text(wanted)
         return VENV_DIR
 
@@ -283,9 +277,7 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def make_token(
-    user_id: str, *, secret: str = JWT_SECRET, expires_in: float = 3600, **claims
-) -> str:
+def make_token(user_id: str, *, secret: str = JWT_SECRET, expires_in: float = 3600, **claims) -> str:
     """An HS256 JWT with the claims 10xGraph's jwt auth wants (exp, user_id)."""
     header = _b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
     payload = {"user_id": user_id, "exp": int(time.time() + expires_in), **claims}
@@ -308,11 +300,7 @@ class TenXGraphServer:
     def start(self) -> None:
         ensure_venv(log=lambda msg: print(msg, file=sys.stderr))
         config = write_graph(self.workdir, auth="jwt" if self.jwt else None)
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if k not in ("VIRTUAL_ENV", "PYTHONHOME", "PYTHONPATH", "MODE")
-        }
+        env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME", "PYTHONPATH", "MODE")}
         env["PYTHONPATH"] = str(self.workdir)
         env["MODE"] = "development"
         env["THREADBENCH_PARENT_PID"] = str(os.getpid())

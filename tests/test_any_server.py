@@ -40,8 +40,14 @@ async def search(pilot, metadata: dict) -> None:
     box.focus()
     box.value = " ".join(f"{k}={v}" for k, v in metadata.items())
     await pilot.press("enter")
-    await wait_for(pilot, lambda: screen.filter.metadata == metadata and not any(
-        w.group == "threads" and w.is_running for w in screen.workers), what="the search")
+    await wait_for(
+        pilot,
+        lambda: (
+            screen.filter.metadata == metadata
+            and not any(w.group == "threads" and w.is_running for w in screen.workers)
+        ),
+        what="the search",
+    )
 
 
 @asynccontextmanager
@@ -63,8 +69,10 @@ def human_texts(app) -> list[str]:
 
 
 def test_a_refusal_names_the_graphs():
-    message = ("Could not run agent on thread x: Invalid assistant: 'agent'. Must be either: "
-               "- A valid assistant UUID, or - One of the registered graphs: lead_agent, support_bot")
+    message = (
+        "Could not run agent on thread x: Invalid assistant: 'agent'. Must be either: "
+        "- A valid assistant UUID, or - One of the registered graphs: lead_agent, support_bot"
+    )
     assert refused_assistant(message)
     assert graphs_in_refusal(message) == ["lead_agent", "support_bot"]
     assert graphs_in_refusal("Could not run: the thread is busy") == []
@@ -198,8 +206,11 @@ async def test_a_waiting_thread_asks_only_on_enter_and_the_enter_does_not_answer
         await wait_ready(pilot)
         await search(pilot, metadata)
         screen = app.screen
-        await wait_for(pilot, lambda: [t.thread_id for t in screen.thread_list.threads] == [waiting, other],
-                       what="both threads listed")
+        await wait_for(
+            pilot,
+            lambda: [t.thread_id for t in screen.thread_list.threads] == [waiting, other],
+            what="both threads listed",
+        )
         screen.thread_list.focus()
         screen.thread_list.highlighted = 1
         await wait_for(pilot, lambda: screen.thread_id == other, what="the other thread open")
@@ -233,8 +244,9 @@ async def test_rows_tell_a_question_from_a_pause(any_server_url):
     client = get_client(url=any_server_url)
     history = await client.threads.get_history(paused, limit=10)
     before_reply = next(h for h in history if h["next"] == ["reply"])
-    await client.threads.update_state(paused, {"ticket": {"forked": True}}, checkpoint_id=before_reply["checkpoint_id"],
-                                      as_node="__input__")
+    await client.threads.update_state(
+        paused, {"ticket": {"forked": True}}, checkpoint_id=before_reply["checkpoint_id"], as_node="__input__"
+    )
     backend = LangGraphBackend(any_server_url)
     try:
         query = parse_filter(" ".join(f"{k}={v}" for k, v in metadata.items())).query("updated_at", "desc", 10, 0)
@@ -286,8 +298,11 @@ async def test_a_new_thread_joins_a_search_only_if_it_matches(any_server_url):
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the new-thread dialog")
         await pilot.press("ctrl+s")  # no metadata: the search `suite=…` does not list it
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and screen.thread_id not in (None, listed),
-                       what="the new thread open")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, MainScreen) and screen.thread_id not in (None, listed),
+            what="the new thread open",
+        )
         assert [t.thread_id for t in screen.thread_list.threads] == [listed]
 
 

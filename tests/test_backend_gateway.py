@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 from langgraph_sdk import get_client
-from test_backend_langgraph import collect, kinds, read_until, say, wait_for_event, wait_for_run
+from test_backend_langgraph import collect, kinds, read_until, wait_for_event, wait_for_run
 from threadbench.backends.base import Conflict, Invalid, NotFound
 from threadbench.backends.deerflow.gateway import GatewayBackend
 from threadbench.backends.detect import detect_backend_kind, make_backend, normalize_kind
@@ -50,12 +50,20 @@ async def test_the_gateway_is_detected_under_api_and_api_langgraph(gateway_origi
     assert normalize_kind("gateway") == normalize_kind("Deer-Flow-Gateway") == "deerflow-gateway"
 
 
-async def test_check_asks_the_origins_health_and_says_what_is_missing(backend: GatewayBackend, gateway_url: str) -> None:
+async def test_check_asks_the_origins_health_and_says_what_is_missing(
+    backend: GatewayBackend, gateway_url: str
+) -> None:
     assert (await backend.check())["service"] == "deer-flow-gateway"
     capabilities = backend.capabilities
     assert capabilities.name == "DeerFlow's Gateway" and capabilities.history and capabilities.join_stream
-    assert not (capabilities.count or capabilities.copy_thread or capabilities.sort or capabilities.fork
-                or capabilities.graph or capabilities.past_messages)
+    assert not (
+        capabilities.count
+        or capabilities.copy_thread
+        or capabilities.sort
+        or capabilities.fork
+        or capabilities.graph
+        or capabilities.past_messages
+    )
     plain = LangGraphBackend(gateway_url)  # the Gateway has no /info
     try:
         with pytest.raises(Invalid, match="not as a LangGraph Agent Server"):
@@ -76,8 +84,9 @@ async def test_threads_listed_got_and_created(backend: GatewayBackend, gateway_u
     listed = await backend.search_threads(ThreadQuery(metadata={"suite": suite}))
     assert [t.thread_id for t in listed] == [first.thread_id, second.thread_id]  # last updated first
     assert listed[0].title == "Named" and listed[0].has_title_channel and listed[1].title == ""
-    assert [t.thread_id for t in await backend.search_threads(
-        ThreadQuery(metadata={"suite": suite}, limit=1, offset=1))] == [second.thread_id]
+    assert [
+        t.thread_id for t in await backend.search_threads(ThreadQuery(metadata={"suite": suite}, limit=1, offset=1))
+    ] == [second.thread_id]
     got = await backend.get_thread(first.thread_id)
     assert (got.thread_id, got.title, got.status, got.metadata["n"]) == (first.thread_id, "Named", "idle", 1)
 
@@ -126,8 +135,10 @@ async def test_state_update_and_history_with_messages_only_at_the_newest(backend
 async def test_a_reply_streams_without_the_modes_the_gateway_refuses(backend: GatewayBackend) -> None:
     thread = await backend.create_thread(graph_id="be_chat")
     request = RunRequest(
-        assistant_id="be_chat", input={"messages": [{"type": "human", "content": "hello", "id": "m-1"}]},
-        stream_modes=["messages", "messages-tuple", "values", "events", "updates"], multitask_strategy="enqueue",
+        assistant_id="be_chat",
+        input={"messages": [{"type": "human", "content": "hello", "id": "m-1"}]},
+        stream_modes=["messages", "messages-tuple", "values", "events", "updates"],
+        multitask_strategy="enqueue",
     )
     events = await collect(backend.stream_run(thread.thread_id, request))
     assert kinds(events)[0] == "metadata" and kinds(events)[-1] == "end" and "error" not in kinds(events)

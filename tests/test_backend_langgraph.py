@@ -94,7 +94,7 @@ async def runs(server_url: str) -> dict[str, tuple[str, list[RunEvent]]]:
 
     try:
         results = await asyncio.gather(*(one(graph, request) for graph, request, _ in scenarios.values()))
-        yield dict(zip(scenarios, results))
+        yield dict(zip(scenarios, results, strict=True))
     finally:
         await backend.close()
 
@@ -146,7 +146,9 @@ async def test_thread_lifecycle(backend: LangGraphBackend) -> None:
     suite = uuid.uuid4().hex
     thread_id = str(uuid.uuid4())
     created = await backend.create_thread(
-        thread_id=thread_id, metadata={"suite": suite, "n": 1}, graph_id="be_chat",
+        thread_id=thread_id,
+        metadata={"suite": suite, "n": 1},
+        graph_id="be_chat",
         supersteps=[human("What is the   answer\nto everything?")],
     )
     assert created.thread_id == thread_id and created.graph_id == "be_chat"
@@ -166,10 +168,12 @@ async def test_thread_lifecycle(backend: LangGraphBackend) -> None:
     by_id = await backend.search_threads(ThreadQuery(ids=[thread_id]))
     assert [t.thread_id for t in by_id] == [thread_id]
     oldest_first = await backend.search_threads(
-        ThreadQuery(metadata={"suite": suite}, sort_by="created_at", sort_order="asc", limit=1))
+        ThreadQuery(metadata={"suite": suite}, sort_by="created_at", sort_order="asc", limit=1)
+    )
     assert [t.thread_id for t in oldest_first] == [thread_id]
     second_page = await backend.search_threads(
-        ThreadQuery(metadata={"suite": suite}, sort_by="created_at", sort_order="asc", limit=1, offset=1))
+        ThreadQuery(metadata={"suite": suite}, sort_by="created_at", sort_order="asc", limit=1, offset=1)
+    )
     assert [t.thread_id for t in second_page] == [other.thread_id]
     assert await backend.search_threads(ThreadQuery(metadata={"suite": suite}, status="busy")) == []
     assert await backend.count_threads(ThreadQuery(metadata={"suite": suite})) == 2
@@ -190,13 +194,42 @@ async def test_thread_lifecycle(backend: LangGraphBackend) -> None:
 @pytest.mark.server
 async def test_titles_from_title_channel_and_after_a_system_message(backend: LangGraphBackend) -> None:
     suite = uuid.uuid4().hex
-    titled = await backend.create_thread(metadata={"suite": suite}, graph_id="be_chat", supersteps=[{
-        "updates": [{"values": {"title": "Research session", "messages": [
-            {"type": "human", "content": "ignored for the title"}]}, "as_node": "model"}]}])
-    system_first = await backend.create_thread(metadata={"suite": suite}, graph_id="be_chat", supersteps=[{
-        "updates": [{"values": {"messages": [
-            {"type": "system", "content": "You are terse."}, {"type": "human", "content": "Second, but human"},
-        ]}, "as_node": "model"}]}])
+    titled = await backend.create_thread(
+        metadata={"suite": suite},
+        graph_id="be_chat",
+        supersteps=[
+            {
+                "updates": [
+                    {
+                        "values": {
+                            "title": "Research session",
+                            "messages": [{"type": "human", "content": "ignored for the title"}],
+                        },
+                        "as_node": "model",
+                    }
+                ]
+            }
+        ],
+    )
+    system_first = await backend.create_thread(
+        metadata={"suite": suite},
+        graph_id="be_chat",
+        supersteps=[
+            {
+                "updates": [
+                    {
+                        "values": {
+                            "messages": [
+                                {"type": "system", "content": "You are terse."},
+                                {"type": "human", "content": "Second, but human"},
+                            ]
+                        },
+                        "as_node": "model",
+                    }
+                ]
+            }
+        ],
+    )
     empty = await backend.create_thread(metadata={"suite": suite})
     rows = {t.thread_id: t for t in await backend.search_threads(ThreadQuery(metadata={"suite": suite}))}
     assert rows[titled.thread_id].title == "Research session" and rows[titled.thread_id].has_title_channel
@@ -229,8 +262,9 @@ async def test_thread_errors(backend: LangGraphBackend) -> None:
 
 @pytest.mark.server
 async def test_copy_thread(backend: LangGraphBackend) -> None:
-    original = await backend.create_thread(graph_id="be_chat", metadata={"kind": "original"},
-                                           supersteps=[human("copy me")])
+    original = await backend.create_thread(
+        graph_id="be_chat", metadata={"kind": "original"}, supersteps=[human("copy me")]
+    )
     copy = await backend.copy_thread(original.thread_id)
     assert copy.thread_id != original.thread_id and copy.metadata.get("kind") == "original"
     history = await backend.get_history(copy.thread_id, limit=5)
@@ -247,8 +281,11 @@ async def test_state_history_paging_and_fork(backend: LangGraphBackend) -> None:
     thread = await backend.create_thread(graph_id="be_chat")
     written = []
     for number in range(5):
-        written.append(await backend.update_state(
-            thread.thread_id, {"messages": [{"type": "human", "content": f"m{number}"}]}, as_node="model"))
+        written.append(
+            await backend.update_state(
+                thread.thread_id, {"messages": [{"type": "human", "content": f"m{number}"}]}, as_node="model"
+            )
+        )
     assert all(written) and len(set(written)) == 5
 
     head = await backend.get_state(thread.thread_id)
@@ -271,8 +308,11 @@ async def test_state_history_paging_and_fork(backend: LangGraphBackend) -> None:
     assert older.checkpoint_id == written[1] and [m.text for m in older.messages] == ["m0", "m1"]
 
     fork = await backend.update_state(
-        thread.thread_id, {"messages": [{"type": "human", "content": "branch"}]},
-        as_node="model", checkpoint_id=written[1])
+        thread.thread_id,
+        {"messages": [{"type": "human", "content": "branch"}]},
+        as_node="model",
+        checkpoint_id=written[1],
+    )
     new_head = await backend.get_state(thread.thread_id)
     assert new_head.checkpoint_id == fork and new_head.parent_checkpoint_id == written[1]
     assert [m.text for m in new_head.messages] == ["m0", "m1", "branch"]
@@ -383,8 +423,9 @@ async def test_interrupt_and_resume(runs: dict, backend: LangGraphBackend) -> No
     waiting = await backend.search_threads(ThreadQuery(status="interrupted", ids=[thread_id]))
     assert [t.thread_id for t in waiting] == [thread_id]
 
-    resumed = await collect(backend.stream_run(
-        thread_id, RunRequest(assistant_id="be_ask", command={"resume": "blue"})))
+    resumed = await collect(
+        backend.stream_run(thread_id, RunRequest(assistant_id="be_ask", command={"resume": "blue"}))
+    )
     check_run_shape(resumed)
     assert "interrupt" not in kinds(resumed)
     final = await backend.get_state(thread_id)
@@ -412,8 +453,11 @@ async def test_join_stream_cancel_and_active_run(backend: LangGraphBackend) -> N
 
         async def watch() -> None:
             async for event in backend.stream_run(
-                thread.thread_id, RunRequest(assistant_id="be_slow", input={"steps": 12},
-                                             stream_modes=["values", "custom"], resumable=True)):
+                thread.thread_id,
+                RunRequest(
+                    assistant_id="be_slow", input={"steps": 12}, stream_modes=["values", "custom"], resumable=True
+                ),
+            ):
                 seen.append(event)
 
         task = asyncio.create_task(watch())
@@ -439,8 +483,8 @@ async def test_join_stream_cancel_and_active_run(backend: LangGraphBackend) -> N
 
         async def watch() -> None:
             async for event in backend.stream_run(
-                thread.thread_id, RunRequest(assistant_id="be_slow", input={"steps": 100},
-                                             stream_modes=["custom"])):
+                thread.thread_id, RunRequest(assistant_id="be_slow", input={"steps": 100}, stream_modes=["custom"])
+            ):
                 seen.append(event)
 
         task = asyncio.create_task(watch())
@@ -455,7 +499,8 @@ async def test_join_stream_cancel_and_active_run(backend: LangGraphBackend) -> N
         return (await backend.get_thread(thread.thread_id)).status, seen
 
     _, (interrupted, _), (rolled_back, _) = await asyncio.gather(
-        join_running_run(), cancel("interrupt"), cancel("rollback"))
+        join_running_run(), cancel("interrupt"), cancel("rollback")
+    )
     assert interrupted == "interrupted" and rolled_back == "idle"
     with pytest.raises(Invalid, match="interrupt"):
         await backend.cancel_run(str(uuid.uuid4()), str(uuid.uuid4()), "explode")
@@ -464,8 +509,17 @@ async def test_join_stream_cancel_and_active_run(backend: LangGraphBackend) -> N
 def trace(events: list[RunEvent]) -> list[tuple]:
     """What tells two streams' events apart: id, name, and everything they carry."""
     return [
-        (e.event_id, e.event, e.kind, e.message_id, e.text, e.reasoning, json.dumps(e.data, default=str, sort_keys=True))
-        for e in events if e.kind != "end"
+        (
+            e.event_id,
+            e.event,
+            e.kind,
+            e.message_id,
+            e.text,
+            e.reasoning,
+            json.dumps(e.data, default=str, sort_keys=True),
+        )
+        for e in events
+        if e.kind != "end"
     ]
 
 
@@ -509,7 +563,9 @@ async def test_a_cut_stream_resumes_with_every_event_exactly_once(backend: LangG
     record = trace(await server_record(server_url, thread.thread_id, run_id))
     inside = next(k for k in range(len(before), len(record) - 1) if record[k][0] == record[k + 1][0])
 
-    middle = await read_until(backend.join_stream(thread.thread_id, run_id, before[-1].event_id), inside + 1 - len(before))
+    middle = await read_until(
+        backend.join_stream(thread.thread_id, run_id, before[-1].event_id), inside + 1 - len(before)
+    )
     after = await collect(backend.join_stream(thread.thread_id, run_id, last_event_id=middle[-1].event_id))
     assert after[-1].kind == "end" and all(e.run_id == run_id for e in middle + after)
     assert trace(before) + trace(middle) + trace(after) == record
@@ -567,8 +623,9 @@ async def test_a_500_does_not_break_the_next_request_nor_a_running_stream(backen
     seen: list[RunEvent] = []
 
     async def watch() -> None:
-        async for event in backend.stream_run(thread.thread_id, RunRequest(
-                assistant_id="be_slow", input={"steps": 10}, stream_modes=["custom"])):
+        async for event in backend.stream_run(
+            thread.thread_id, RunRequest(assistant_id="be_slow", input={"steps": 10}, stream_modes=["custom"])
+        ):
             seen.append(event)
 
     task = asyncio.create_task(watch())
@@ -597,8 +654,16 @@ def status_error(status: int, body: bytes = b'{"detail": "the detail"}') -> http
 
 @pytest.mark.parametrize(
     ("status", "kind"),
-    [(404, NotFound), (409, Conflict), (400, Invalid), (422, Invalid), (401, Unauthorized),
-     (403, Unauthorized), (500, ServerError), (503, ServerError)],
+    [
+        (404, NotFound),
+        (409, Conflict),
+        (400, Invalid),
+        (422, Invalid),
+        (401, Unauthorized),
+        (403, Unauthorized),
+        (500, ServerError),
+        (503, ServerError),
+    ],
 )
 async def test_status_errors_map_to_typed_errors(status: int, kind: type) -> None:
     backend = LangGraphBackend("http://127.0.0.1:9")

@@ -60,9 +60,7 @@ async def test_is_a_backend_and_check(backend: TenXGraphBackend) -> None:
 async def test_stream_reply_tokens_then_end(backend: TenXGraphBackend) -> None:
     thread_id = new_id()
     human_id = str(uuid.uuid4())
-    request = RunRequest(
-        input={"messages": [{"type": "human", "content": "hello there", "id": human_id}]}
-    )
+    request = RunRequest(input={"messages": [{"type": "human", "content": "hello there", "id": human_id}]})
     events = await run(backend, thread_id, request)
     kinds = [e.kind for e in events]
     assert kinds[0] == "metadata" and events[0].run_id
@@ -116,9 +114,7 @@ async def test_search_threads_pages_and_search(backend: TenXGraphBackend) -> Non
     assert {t.thread_id for t in first + rest} == set(ids)
     assert all(t.metadata.get("user_id") == "anonymous" for t in found)
     # Unsupported filters are ignored (capabilities say so), not refused.
-    same = await backend.search_threads(
-        ThreadQuery(search=marker, limit=10, status="error", metadata={"a": 1})
-    )
+    same = await backend.search_threads(ThreadQuery(search=marker, limit=10, status="error", metadata={"a": 1}))
     assert len(same) == 3
     by_ids = await backend.search_threads(ThreadQuery(ids=[ids[0], "no-such-thread"]))
     assert [t.thread_id for t in by_ids] == [ids[0]]
@@ -147,10 +143,7 @@ async def test_validation_errors_are_readable(backend: TenXGraphBackend) -> None
     # A FastAPI validation error (details list) becomes "field: problem".
     with pytest.raises(Invalid) as err:
         await backend._call("GET", "/v1/threads", params={"limit": "many"})
-    assert (
-        str(err.value)
-        == "limit: Input should be a valid integer, unable to parse string as an integer"
-    )
+    assert str(err.value) == "limit: Input should be a valid integer, unable to parse string as an integer"
     # Whitespace ids are refused before they reach the server.
     with pytest.raises(Invalid):
         await backend.get_thread("  ")

@@ -70,7 +70,9 @@ class Bench:
     def main(self) -> MainScreen:
         return next(s for s in self.app.screen_stack if isinstance(s, MainScreen))
 
-    async def seed(self, scene: str, values: dict | None, *, graph: str = "bi_root", metadata: dict | None = None) -> tuple[str, str]:
+    async def seed(
+        self, scene: str, values: dict | None, *, graph: str = "bi_root", metadata: dict | None = None
+    ) -> tuple[str, str]:
         if scene not in self.seeded:
             tag = uuid.uuid4().hex[:10]
             thread = await self.client.threads.create(graph_id=graph, metadata={**(metadata or {}), "suite": tag})
@@ -107,12 +109,20 @@ class Bench:
         await self.search(f'suite="{tag}"')  # quoted: a tag of digits stays a string
         try:
             await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what=f"{scene} listed")
-        except AssertionError:
-            raise AssertionError(f"{scene} not listed: search {main.query_one('#thread-search', Input).value!r}, rows {[t.thread_id for t in threads.threads][:3]}, notices {notices(self.app)}, workers {[(w.group, w.state) for w in main.workers]}")
+        except AssertionError as missing:
+            search = main.query_one("#thread-search", Input).value
+            rows = [t.thread_id for t in threads.threads][:3]
+            workers = [(w.group, w.state) for w in main.workers]
+            raise AssertionError(
+                f"{scene} not listed: search {search!r}, rows {rows}, notices {notices(self.app)}, workers {workers}"
+            ) from missing
         if main.thread_id != thread_id:
             threads.highlighted = 0
         await wait_for(
-            pilot, lambda: tree.state is not None and tree.state.thread_id == thread_id, timeout=60, what=f"{scene} open"
+            pilot,
+            lambda: tree.state is not None and tree.state.thread_id == thread_id,
+            timeout=60,
+            what=f"{scene} open",
         )
         await settle(pilot)
         return thread_id
@@ -265,7 +275,12 @@ def literal_values(payload: str) -> dict:
         "title": payload,
         "messages": [
             {"type": "human", "content": payload, "id": "h1"},
-            {"type": "ai", "content": payload, "id": "a1", "tool_calls": [{"name": "lookup", "args": {"q": payload}, "id": "c1"}]},
+            {
+                "type": "ai",
+                "content": payload,
+                "id": "a1",
+                "tool_calls": [{"name": "lookup", "args": {"q": payload}, "id": "c1"}],
+            },
             {"type": "tool", "content": payload, "name": "lookup", "tool_call_id": "c1", "id": "t1"},
         ],
         payload: 1,
@@ -308,7 +323,17 @@ def expand(widget, expanded: bool) -> None:
     collapsible.collapsed = not expanded
 
 
-LITERAL_PLACES = ["list-title", "header", "metadata", "human", "ai", "tool-args", "tool-result", "state-key", "state-value"]
+LITERAL_PLACES = [
+    "list-title",
+    "header",
+    "metadata",
+    "human",
+    "ai",
+    "tool-args",
+    "tool-result",
+    "state-key",
+    "state-value",
+]
 
 
 @pytest.mark.parametrize("place", LITERAL_PLACES)
@@ -385,7 +410,10 @@ async def test_a_wide_or_rtl_message_shows_whole(b: Bench, script: str) -> None:
     text = WIDE_MESSAGES[script]
     await b.open(
         f"message-{script}",
-        {"messages": [{"type": "human", "content": text, "id": "h"}, {"type": "ai", "content": text, "id": "a"}], text[:6]: text},
+        {
+            "messages": [{"type": "human", "content": text, "id": "h"}, {"type": "ai", "content": text, "id": "a"}],
+            text[:6]: text,
+        },
     )
     main = b.main
     assert shows(b.app, main.query(".message.-human").first(), text)
@@ -398,14 +426,26 @@ async def test_a_wide_or_rtl_message_shows_whole(b: Bench, script: str) -> None:
 
 SHAPES: dict[str, tuple[dict, list[str]]] = {
     "content-null-tool-calls-null": (
-        {"messages": [
-            {"type": "ai", "content": None, "tool_calls": None, "id": "a"},
-            {"type": "human", "content": "after the null", "id": "h", "additional_kwargs": None},
-        ]},
+        {
+            "messages": [
+                {"type": "ai", "content": None, "tool_calls": None, "id": "a"},
+                {"type": "human", "content": "after the null", "id": "h", "additional_kwargs": None},
+            ]
+        },
         ["after the null"],
     ),
     "unknown-type-extra-keys": (
-        {"messages": [{"type": "mystery", "content": "from a mystery sender", "id": "x", "extra": {"k": 1}, "response_metadata": None}]},
+        {
+            "messages": [
+                {
+                    "type": "mystery",
+                    "content": "from a mystery sender",
+                    "id": "x",
+                    "extra": {"k": 1},
+                    "response_metadata": None,
+                }
+            ]
+        },
         ["from a mystery sender"],
     ),
     "messages-that-are-not-dicts": (
@@ -413,43 +453,73 @@ SHAPES: dict[str, tuple[dict, list[str]]] = {
         ["a bare string", "a pair", "no type at all", "42"],
     ),
     "odd-content": (
-        {"messages": [
-            {"type": "human", "content": {"type": "text", "text": "dict content"}, "id": "h"},
-            {"type": "ai", "content": [{"type": "image_url"}, 42, None, {"type": "text", "text": "after blocks"}, {"text": 5}], "id": "a"},
-        ]},
+        {
+            "messages": [
+                {"type": "human", "content": {"type": "text", "text": "dict content"}, "id": "h"},
+                {
+                    "type": "ai",
+                    "content": [{"type": "image_url"}, 42, None, {"type": "text", "text": "after blocks"}, {"text": 5}],
+                    "id": "a",
+                },
+            ]
+        },
         ["dict content", "after blocks", "[image]"],
     ),
     "odd-tool-calls": (
-        {"messages": [{"type": "ai", "content": "calling", "id": "a", "tool_calls": [
-            None,
-            {"name": None, "args": "{not json", "id": None},
-            {"name": "t2", "args": None},
-            {"function": {"name": "f3", "arguments": "[1,"}},
-        ]}]},
+        {
+            "messages": [
+                {
+                    "type": "ai",
+                    "content": "calling",
+                    "id": "a",
+                    "tool_calls": [
+                        None,
+                        {"name": None, "args": "{not json", "id": None},
+                        {"name": "t2", "args": None},
+                        {"function": {"name": "f3", "arguments": "[1,"}},
+                    ],
+                }
+            ]
+        },
         ["calling", "{not json", "t2", "f3"],
     ),
     "odd-titles-and-nulls": (
-        {"title": {"not": "a string"}, "messages": [{"type": "human", "content": "first words", "id": "h"}],
-         "todos": None, "artifacts": [None, 1, {"a": 1}], "uploaded_files": [None, {"filename": None, "size": "big"}],
-         "extra": None},
+        {
+            "title": {"not": "a string"},
+            "messages": [{"type": "human", "content": "first words", "id": "h"}],
+            "todos": None,
+            "artifacts": [None, 1, {"a": 1}],
+            "uploaded_files": [None, {"filename": None, "size": "big"}],
+            "extra": None,
+        },
         ["first words"],
     ),
     "messages-not-a-list": ({"messages": "oops, a string", "title": 42}, []),
     "tool-error-with-block-content": (
-        {"messages": [
-            {"type": "ai", "content": "", "id": "a", "tool_calls": [{"name": "run", "args": {}, "id": "c"}]},
-            {"type": "tool", "status": "error", "name": "run", "tool_call_id": "c", "id": "t",
-             "content": [{"type": "text", "text": "it broke"}, {"type": "weird"}]},
-        ]},
+        {
+            "messages": [
+                {"type": "ai", "content": "", "id": "a", "tool_calls": [{"name": "run", "args": {}, "id": "c"}]},
+                {
+                    "type": "tool",
+                    "status": "error",
+                    "name": "run",
+                    "tool_call_id": "c",
+                    "id": "t",
+                    "content": [{"type": "text", "text": "it broke"}, {"type": "weird"}],
+                },
+            ]
+        },
         ["it broke"],
     ),
     "missing-and-duplicate-ids": (
-        {"messages": [
-            {"type": "human", "content": "same id one", "id": "dup"},
-            {"type": "human", "content": "same id two", "id": "dup"},
-            {"type": "ai", "content": "no id"},
-            {"type": "ai", "content": "null id", "id": None},
-        ]},
+        {
+            "messages": [
+                {"type": "human", "content": "same id one", "id": "dup"},
+                {"type": "human", "content": "same id two", "id": "dup"},
+                {"type": "ai", "content": "no id"},
+                {"type": "ai", "content": "null id", "id": None},
+            ]
+        },
         ["same id one", "same id two", "no id", "null id"],
     ),
 }
@@ -492,11 +562,16 @@ LONG_TEXT_PATCH = hasattr(message_views, "DISPLAY_LIMIT")
 async def test_a_1mb_message_opens_and_nothing_is_lost(b: Bench, kind: str) -> None:
     text = ("All work and no play makes Jack a dull boy. " * 23 + "\n") * 1000  # ~1 MB
     assert len(text) > 1_000_000
-    await b.open(f"big-{kind}", {"messages": [
-        {"type": "human", "content": "before", "id": "h0"},
-        {"type": kind, "content": text, "id": "big", "name": "t"},
-        {"type": "human", "content": "after the big one", "id": "h1"},
-    ]})
+    await b.open(
+        f"big-{kind}",
+        {
+            "messages": [
+                {"type": "human", "content": "before", "id": "h0"},
+                {"type": kind, "content": text, "id": "big", "name": "t"},
+                {"type": "human", "content": "after the big one", "id": "h1"},
+            ]
+        },
+    )
     main = b.main
     chat = main.query_one("#chat-log")
     assert shows(b.app, chat, "after the big one")
@@ -718,7 +793,9 @@ async def test_a_rename_prompt_shows_control_characters_and_keeps_the_title(b: B
     await b.pilot.press("end", *" again", "enter")
     await wait_for(b.pilot, lambda: isinstance(b.app.screen, MainScreen))
     await wait_for(
-        b.pilot, lambda: b.main.query_one("#thread-list", ThreadList).thread(thread_id).title.endswith("again"), what="renamed"
+        b.pilot,
+        lambda: b.main.query_one("#thread-list", ThreadList).thread(thread_id).title.endswith("again"),
+        what="renamed",
     )
     state = await b.client.threads.get_state(thread_id)
     assert state["values"]["title"] == title + " again"
@@ -730,7 +807,9 @@ async def hitl_thread(b: Bench, scene: str) -> str:
         tag = uuid.uuid4().hex[:10]
         thread = await b.client.threads.create(graph_id="agent", metadata={"suite": tag})
         await b.client.runs.wait(
-            thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "please delete the old file"}]}
+            thread["thread_id"],
+            "agent",
+            input={"messages": [{"type": "human", "content": "please delete the old file"}]},
         )
         b.seeded[scene] = (thread["thread_id"], tag)
     return b.seeded[scene][0]
@@ -803,8 +882,11 @@ async def test_a_context_key_that_is_no_identifier_gets_a_field(b: Bench) -> Non
     try:
         screen = await use_bi_root_options(b)
         assert any("odd key [b]" in str(w.visual) for w in screen.query(".option-label"))
-        odd = next(w for w in screen.query(Input) if w.id not in (
-            "option-max_tokens", "option-temperature", "option-model_name", "option-assistant-typed"))
+        odd = next(
+            w
+            for w in screen.query(Input)
+            if w.id not in ("option-max_tokens", "option-temperature", "option-model_name", "option-assistant-typed")
+        )
         odd.value = "[bold]v[/]"
         await b.pilot.press("ctrl+s")
         await wait_for(b.pilot, lambda: isinstance(b.app.screen, MainScreen))
@@ -859,7 +941,7 @@ async def test_an_odd_filter_is_kept_and_searched(b: Bench, case: str) -> None:
 def test_a_quoted_metadata_value_stays_a_string() -> None:
     """A tag made of digits (uuid4().hex[:10] is, about once in a hundred) can be searched:
     quoted, it is the string; unquoted, a plain integer is a number."""
-    assert parse_filter('suite="9121562868" n=3 k=\'007\'').metadata == {"suite": "9121562868", "n": 3, "k": "007"}
+    assert parse_filter("suite=\"9121562868\" n=3 k='007'").metadata == {"suite": "9121562868", "n": 3, "k": "007"}
     assert parse_filter("suite=9121562868").metadata == {"suite": 9121562868}
     assert parse_filter('"m=[@click=app.quit]" "two words"').metadata == {"m": "[@click=app.quit]"}
     assert parse_filter('"two words" "unbalanced').words == ["two words", "unbalanced"]
@@ -873,7 +955,9 @@ async def test_an_answer_submitted_twice_resumes_once(b: Bench) -> None:
     if scene not in b.seeded:
         tag = uuid.uuid4().hex[:10]
         thread = await b.client.threads.create(graph_id="agent", metadata={"suite": tag})
-        await b.client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "please clarify"}]})
+        await b.client.runs.wait(
+            thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "please clarify"}]}
+        )
         b.seeded[scene] = (thread["thread_id"], tag)
     thread_id = b.seeded[scene][0]
     assert len(await b.client.runs.list(thread_id)) == 1

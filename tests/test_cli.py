@@ -34,9 +34,7 @@ graph = builder.compile()
 
 
 def run_cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "threadbench", *args], capture_output=True, text=True, timeout=timeout
-    )
+    return subprocess.run([sys.executable, "-m", "threadbench", *args], capture_output=True, text=True, timeout=timeout)
 
 
 def server_pids(marker: str) -> list[int]:

@@ -140,7 +140,9 @@ def test_the_login_comes_from_the_flag_or_the_profile_and_the_password_from_its_
     for secret in ("typed-password", "deer-password"):
         assert secret not in repr(settings) and secret not in repr(settings.credentials())
     with pytest.raises(ConfigError, match="password_env must be the NAME of an environment variable"):
-        (config_file.parent / "bad.toml").write_text("[profiles.a]\nurl = 'http://x'\npassword_env = 'hunter2 secret'\n")
+        (config_file.parent / "bad.toml").write_text(
+            "[profiles.a]\nurl = 'http://x'\npassword_env = 'hunter2 secret'\n"
+        )
         load_config(config_file.parent / "bad.toml")
 
 
@@ -171,7 +173,10 @@ def test_precedence_flags_over_env_over_file(config_file: Path, tmp_path: Path):
     env_dir = tmp_path / "env-data"
     assert settings_for([], {"THREADBENCH_DATA_DIR": str(env_dir)}, config_file).data_dir == env_dir
     flag_dir = tmp_path / "flag-data"
-    assert settings_for(["--data-dir", str(flag_dir)], {"THREADBENCH_DATA_DIR": str(env_dir)}, config_file).data_dir == flag_dir
+    assert (
+        settings_for(["--data-dir", str(flag_dir)], {"THREADBENCH_DATA_DIR": str(env_dir)}, config_file).data_dir
+        == flag_dir
+    )
     # run options and keymap come from the file; a profile's assistant wins over [run_options]
     settings = settings_for(["--profile", "prod"], {}, config_file)
     assert settings.run_options["assistant_id"] == "lead_agent" and settings.run_options["thinking_enabled"] is True
@@ -231,7 +236,9 @@ def test_remembering_the_theme_creates_a_private_file_and_folder(tmp_path: Path)
 
 def test_threadbench_config_lists_profiles_without_key_or_password_values(config_file: Path):
     env = {
-        **os.environ, "THREADBENCH_CONFIG": str(config_file), "PROD_KEY": "super-secret-value",
+        **os.environ,
+        "THREADBENCH_CONFIG": str(config_file),
+        "PROD_KEY": "super-secret-value",
         "DEER_PASSWORD": "super-secret-password",
     }
     result = subprocess.run(

@@ -231,7 +231,9 @@ def test_email_with_the_password_variable_connects(deerflow_url, monkeypatch) ->
     with pytest.raises(UsageError, match="the server refused the email or password"):
         probe_server(cli_settings("--url", deerflow_url, "--email", ADA.email))
     monkeypatch.delenv("THREADBENCH_PASSWORD")
-    with pytest.raises(UsageError, match=r"wants you to log in .*Log in with --email EMAIL \(password from \$THREADBENCH_PASSWORD\)"):
+    with pytest.raises(
+        UsageError, match=r"wants you to log in .*Log in with --email EMAIL \(password from \$THREADBENCH_PASSWORD\)"
+    ):
         probe_server(cli_settings("--url", deerflow_url))
 
 
@@ -239,7 +241,10 @@ def test_email_without_a_password_or_a_terminal_is_one_paragraph_and_status_2(mo
     monkeypatch.delenv("THREADBENCH_PASSWORD", raising=False)
     result = subprocess.run(
         [sys.executable, "-m", "threadbench", "--url", "http://127.0.0.1:9", "--email", ADA.email],
-        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "needs a password: set $THREADBENCH_PASSWORD, or start threadbench in a terminal" in result.stderr
@@ -330,11 +335,15 @@ async def test_the_connection_screen_logs_in(server_url, deerflow_url, tmp_path,
         screen.query_one("#connection-email", Input).value = ADA.email
         screen.query_one("#connection-password", Input).value = PASSWORD
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.connection_url == deerflow_url and isinstance(app.screen, MainScreen),
-                       what="connected to the DeerFlow server")
+        await wait_for(
+            pilot,
+            lambda: app.connection_url == deerflow_url and isinstance(app.screen, MainScreen),
+            what="connected to the DeerFlow server",
+        )
         box = app.screen.query_one("#thread-search", Input)
         box.value = f"id:{thread_id[:8]}"
-        await wait_for(pilot, lambda: thread_id in [t.thread_id for t in app.screen.thread_list.threads],
-                       what="ada's thread")
+        await wait_for(
+            pilot, lambda: thread_id in [t.thread_id for t in app.screen.thread_list.threads], what="ada's thread"
+        )
     assert PASSWORD not in (tmp_path / "threadbench.log").read_text()
     assert os.environ.get("THREADBENCH_PASSWORD") is None

@@ -44,10 +44,20 @@ def tool_messages(values: dict) -> list[ToolMessage]:
 def test_module_graph_is_compiled_and_exposes_schemas():
     assert graph.name == "agent"
     assert set(graph.get_input_jsonschema()["properties"]) >= {
-        "messages", "title", "artifacts", "todos", "uploaded_files", "sandbox", "thread_data"
+        "messages",
+        "title",
+        "artifacts",
+        "todos",
+        "uploaded_files",
+        "sandbox",
+        "thread_data",
     }
     assert set(graph.get_context_jsonschema()["properties"]) == {
-        "thinking_enabled", "reasoning_effort", "model_name", "is_plan_mode", "subagent_enabled"
+        "thinking_enabled",
+        "reasoning_effort",
+        "model_name",
+        "is_plan_mode",
+        "subagent_enabled",
     }
     nodes = set(graph.get_graph().nodes)
     assert {"agent", "tools", "research", "title"} <= nodes
@@ -209,15 +219,11 @@ def test_report_adds_artifact_once(agent):
     values, _ = ask(agent, "write the report again", cfg)
     assert values["artifacts"] == ["/mnt/user-data/outputs/report.md"]
     values, _ = ask(agent, "save a file", cfg)
-    assert values["artifacts"] == [
-        "/mnt/user-data/outputs/report.md", "/mnt/user-data/outputs/notes.md"
-    ]
+    assert values["artifacts"] == ["/mnt/user-data/outputs/report.md", "/mnt/user-data/outputs/notes.md"]
 
 
 def test_research_runs_the_subgraph(agent):
-    assert {"research:plan_queries", "research:search", "research:summarize"} <= set(
-        agent.get_graph(xray=True).nodes
-    )
+    assert {"research:plan_queries", "research:search", "research:summarize"} <= set(agent.get_graph(xray=True).nodes)
     namespaces = set()
     custom = []
     for namespace, mode, data in agent.stream(
@@ -301,9 +307,7 @@ def test_long_reply_length_and_shape(agent):
     assert text.count("\n## ") >= 5  # headings
 
 
-@pytest.mark.parametrize(
-    ("message", "words"), [("long 2000", 2000), ("write 3000 words", 3000), ("long 300", 300)]
-)
+@pytest.mark.parametrize(("message", "words"), [("long 2000", 2000), ("write 3000 words", 3000), ("long 300", 300)])
 def test_long_reply_word_count_from_message(agent, message, words):
     values, _ = ask(agent, message)
     assert abs(len(last_ai(values).content.split()) - words) <= words * 0.05 + 30

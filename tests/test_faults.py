@@ -112,7 +112,9 @@ async def test_a_run_cut_by_an_outage_is_rejoined_from_the_last_event_read(serve
     thread = await get_client(url=server_url).threads.create(graph_id="be_chat", metadata=metadata)
     backends: list[OutageAfterFirstToken] = []
     app = ThreadbenchApp(
-        Settings(url=server_url, data_dir=tmp_path), backend_kind="langgraph", clock=lambda: FIXED_NOW,
+        Settings(url=server_url, data_dir=tmp_path),
+        backend_kind="langgraph",
+        clock=lambda: FIXED_NOW,
         wrap_backend=lambda backend: backends.append(OutageAfterFirstToken(backend)) or backends[-1],
     )
     async with app.run_test(size=TERMINAL) as pilot:

@@ -110,7 +110,7 @@ def interrupted(*values, ids=None) -> ThreadState:
     return ThreadState(
         thread_id="t1",
         next=["node"] * len(values),
-        interrupts=[Interrupt(id=i, value=v, node="node") for i, v in zip(ids, values)],
+        interrupts=[Interrupt(id=i, value=v, node="node") for i, v in zip(ids, values, strict=True)],
     )
 
 
@@ -130,7 +130,13 @@ def ai_asks(call_id="call-abc", args=None) -> ChatMessage:
     return ChatMessage(
         id="ai-1",
         type="ai",
-        tool_calls=[ToolCall(id=call_id, name="ask_clarification", args=args or {"question": "Which city?", "options": ["Paris", "Berlin"]})],
+        tool_calls=[
+            ToolCall(
+                id=call_id,
+                name="ask_clarification",
+                args=args or {"question": "Which city?", "options": ["Paris", "Berlin"]},
+            )
+        ],
     )
 
 
@@ -233,7 +239,14 @@ def test_deerflow_request_answered_by_a_response_is_closed():
         type="human",
         hidden=True,
         text="For your clarification ...",
-        additional_kwargs={"hide_from_ui": True, "human_input_response": {"kind": "human_input_response", "request_id": "clarification:call-abc", "value": "staging"}},
+        additional_kwargs={
+            "hide_from_ui": True,
+            "human_input_response": {
+                "kind": "human_input_response",
+                "request_id": "clarification:call-abc",
+                "value": "staging",
+            },
+        },
     )
     assert open_deerflow_request([ai_asks(), tool_request(), answer]) is None
 
@@ -268,7 +281,9 @@ def test_deerflow_legacy_tool_message_without_artifact():
 
 
 def test_seed_form_with_the_interrupt_marker():
-    state = ThreadState(thread_id="t3", next=["__interrupt__"], messages=[ChatMessage(type="human", text="trip"), ai_asks("call_seed")])
+    state = ThreadState(
+        thread_id="t3", next=["__interrupt__"], messages=[ChatMessage(type="human", text="trip"), ai_asks("call_seed")]
+    )
     [pending] = detect_pending(state)
     assert pending.kind == "seed_clarification"
     assert pending.question == "Which city?" and pending.tool_call_id == "call_seed"
@@ -314,16 +329,35 @@ def test_clarification_answers_resume_with_the_value():
 
 def test_clarification_form_resumes_with_the_record():
     pending = pending_from_value({"question": "Details?", "fields": FORM_FIELDS})
-    form = {"title": "Taxi", "amount": "12.5", "category": "travel", "receipts": ["A-2"], "urgent": True, "day": "2026-01-02"}
+    form = {
+        "title": "Taxi",
+        "amount": "12.5",
+        "category": "travel",
+        "receipts": ["A-2"],
+        "urgent": True,
+        "day": "2026-01-02",
+    }
     answer = build_answer(pending, HumanResponse(form=form))
-    assert answer.resume == {"title": "Taxi", "amount": 12.5, "category": "travel", "receipts": ["A-2"], "urgent": True, "day": "2026-01-02"}
+    assert answer.resume == {
+        "title": "Taxi",
+        "amount": 12.5,
+        "category": "travel",
+        "receipts": ["A-2"],
+        "urgent": True,
+        "day": "2026-01-02",
+    }
 
 
 def test_hitl_decisions_in_order():
     pending = pending_from_value(HITL)
     answer = build_answer(
         pending,
-        HumanResponse(decisions=[Decision(type="reject", message="keep it"), Decision(type="edit", args={"to": "x@y.z", "subject": "S"})]),
+        HumanResponse(
+            decisions=[
+                Decision(type="reject", message="keep it"),
+                Decision(type="edit", args={"to": "x@y.z", "subject": "S"}),
+            ]
+        ),
     )
     assert answer.mode == "resume"
     assert answer.command == {
@@ -345,14 +379,21 @@ def test_hitl_refuses_bad_decisions_locally():
     with pytest.raises(AnswerError, match="edit is not allowed"):
         build_answer(pending, HumanResponse(decisions=[Decision(type="edit", args={}), Decision(type="approve")]))
     with pytest.raises(AnswerError, match="missing required key 'subject'"):
-        build_answer(pending, HumanResponse(decisions=[Decision(type="approve"), Decision(type="edit", args={"to": "x"})]))
+        build_answer(
+            pending, HumanResponse(decisions=[Decision(type="approve"), Decision(type="edit", args={"to": "x"})])
+        )
     with pytest.raises(AnswerError, match="expected string, got integer"):
-        build_answer(pending, HumanResponse(decisions=[Decision(type="approve"), Decision(type="edit", args={"to": 1, "subject": "s"})]))
+        build_answer(
+            pending,
+            HumanResponse(decisions=[Decision(type="approve"), Decision(type="edit", args={"to": 1, "subject": "s"})]),
+        )
 
 
 def test_agent_inbox_responses():
     pending = pending_from_value(INBOX)
-    assert build_answer(pending, HumanResponse(decisions=[Decision(type="approve")])).command == {"resume": [{"type": "accept", "args": None}]}
+    assert build_answer(pending, HumanResponse(decisions=[Decision(type="approve")])).command == {
+        "resume": [{"type": "accept", "args": None}]
+    }
     edit = build_answer(pending, HumanResponse(decisions=[Decision(type="edit", args={"path": "b.md"})]))
     assert edit.command == {"resume": [{"type": "edit", "args": {"action": "write_file", "args": {"path": "b.md"}}}]}
     respond = build_answer(pending, HumanResponse(decisions=[Decision(type="respond", message="not now")]))
@@ -367,7 +408,9 @@ def test_agent_inbox_ignore_when_allowed():
     value = [dict(INBOX[0], config={"allow_ignore": True, "allow_accept": False})]
     pending = pending_from_value(value)
     assert pending.actions[0].allowed == ["ignore"]
-    assert build_answer(pending, HumanResponse(decisions=[Decision(type="ignore")])).command == {"resume": [{"type": "ignore", "args": None}]}
+    assert build_answer(pending, HumanResponse(decisions=[Decision(type="ignore")])).command == {
+        "resume": [{"type": "ignore", "args": None}]
+    }
 
 
 def test_generic_answers_json_or_text():
@@ -420,9 +463,19 @@ def test_deerflow_form_answer_matches_the_ui_format():
     payload.pop("options")
     pending = open_deerflow_request([tool_request(payload)])
     assert pending.is_form
-    form = {"title": "Taxi", "amount": "12", "category": "travel", "receipts": ["A-1", "A-2"], "urgent": False, "day": ""}
+    form = {
+        "title": "Taxi",
+        "amount": "12",
+        "category": "travel",
+        "receipts": ["A-1", "A-2"],
+        "urgent": False,
+        "day": "",
+    }
     answer = build_answer(pending, HumanResponse(form=form))
-    value = 'Title: Taxi; Amount: 12; Category: travel; Receipts: A-1, A-2; Urgent: no [values: {"title":"Taxi","amount":12,"category":"travel","receipts":["A-1","A-2"],"urgent":false}]'
+    value = (
+        "Title: Taxi; Amount: 12; Category: travel; Receipts: A-1, A-2; Urgent: no "
+        '[values: {"title":"Taxi","amount":12,"category":"travel","receipts":["A-1","A-2"],"urgent":false}]'
+    )
     assert answer.message["content"] == f'For your clarification "Expense details?", my answer is: {value}'
     assert answer.message["additional_kwargs"]["human_input_response"]["value"] == value
     assert answer.message["additional_kwargs"]["human_input_response"]["response_kind"] == "text"
@@ -478,7 +531,13 @@ def test_validate_form_rules():
     with pytest.raises(AnswerError) as caught:
         validate_form(fields, {"amount": "twelve", "category": "books", "day": "02/01/2026", "receipts": ["Z"]})
     text = str(caught.value)
-    for expected in ("Title: required", "Amount: not a number (twelve)", "Category: not an option (books)", "Day: not a date", "Receipts: not an option: Z"):
+    for expected in (
+        "Title: required",
+        "Amount: not a number (twelve)",
+        "Category: not an option (books)",
+        "Day: not a date",
+        "Receipts: not an option: Z",
+    ):
         assert expected in text
     record = validate_form(fields, {"title": " T ", "amount": "1e3", "category": "meals"})
     assert record == {"title": "T", "amount": 1000.0, "category": "meals", "urgent": False}
@@ -489,7 +548,10 @@ def test_validate_form_rules():
 
 def test_form_submission_text_skips_empty_fields():
     fields = [FormField.model_validate(f) for f in FORM_FIELDS]
-    assert form_submission_text(fields, {"title": "ü", "urgent": True}) == 'Title: ü; Urgent: yes [values: {"title":"ü","urgent":true}]'
+    assert (
+        form_submission_text(fields, {"title": "ü", "urgent": True})
+        == 'Title: ü; Urgent: yes [values: {"title":"ü","urgent":true}]'
+    )
 
 
 # -- submitting ----------------------------------------------------------------------------------
@@ -533,7 +595,12 @@ async def test_submit_answer_seed_updates_state_first():
     [pending] = detect_pending(state)
     events = await submit_answer(backend, "t3", pending, HumanResponse(text="Rome"), assistant_id="hi_seed")
     assert [e.kind async for e in events] == ["metadata", "end"]
-    assert backend.calls[0] == ("update_state", "t3", {"messages": [{"type": "human", "content": "Rome", "id": "answer-call_seed"}]}, "ask_human")
+    assert backend.calls[0] == (
+        "update_state",
+        "t3",
+        {"messages": [{"type": "human", "content": "Rome", "id": "answer-call_seed"}]},
+        "ask_human",
+    )
     assert backend.calls[1][2].input is None
 
 

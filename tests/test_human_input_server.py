@@ -76,7 +76,10 @@ async def test_hitl_decisions_in_order(backend):
     assert [a.name for a in pending.actions] == ["delete_file", "send_email"]
     assert pending.actions[1].args_schema is not None
     response = HumanResponse(
-        decisions=[Decision(type="reject", message="keep it"), Decision(type="edit", args={"to": "me@example.com", "subject": "Re"})]
+        decisions=[
+            Decision(type="reject", message="keep it"),
+            Decision(type="edit", args={"to": "me@example.com", "subject": "Re"}),
+        ]
     )
     assert (await answer(backend, thread_id, pending, response, "hi_hitl"))[0] == "idle"
     assert await last_text(backend, thread_id) == (
@@ -129,18 +132,34 @@ async def test_deerflow_form(backend):
     thread_id = await start(backend, "hi_deerflow", "fill a form")
     [pending] = detect_pending(await backend.get_state(thread_id))
     assert pending.is_form and [f.type for f in pending.fields] == [
-        "text", "number", "select", "multi_select", "checkbox", "date", "textarea"
+        "text",
+        "number",
+        "select",
+        "multi_select",
+        "checkbox",
+        "date",
+        "textarea",
     ]
-    form = {"title": "Taxi", "amount": "12", "category": "travel", "receipts": ["A-2"], "urgent": True, "day": "", "note": ""}
+    form = {
+        "title": "Taxi",
+        "amount": "12",
+        "category": "travel",
+        "receipts": ["A-2"],
+        "urgent": True,
+        "day": "",
+        "note": "",
+    }
     await answer(backend, thread_id, pending, HumanResponse(form=form), "hi_deerflow")
-    value = 'Title: Taxi; Amount: 12; Category: travel; Receipts: A-2; Urgent: yes'
+    value = "Title: Taxi; Amount: 12; Category: travel; Receipts: A-2; Urgent: yes"
     value += ' [values: {"title":"Taxi","amount":12,"category":"travel","receipts":["A-2"],"urgent":true}]'
     assert await last_text(backend, thread_id) == f"Going with {value}."
 
 
 async def test_deerflow_plain_message_closes_the_request(backend):
     thread_id = await start(backend, "hi_deerflow", "deploy")
-    request = RunRequest(assistant_id="hi_deerflow", input={"messages": [{"type": "human", "content": "staging please"}]})
+    request = RunRequest(
+        assistant_id="hi_deerflow", input={"messages": [{"type": "human", "content": "staging please"}]}
+    )
     await drain(backend.stream_run(thread_id, request))
     state = await backend.get_state(thread_id)
     assert state.messages[-1].text == "Noted: staging please"
@@ -202,7 +221,10 @@ async def test_refused_answer_raises_before_streaming(backend):
 
 async def test_inbox_gathers_interrupted_and_deerflow_threads(backend):
     ids = await asyncio.gather(
-        start(backend, "hi_clarify"), start(backend, "hi_hitl"), start(backend, "hi_deerflow", "deploy"), start(backend, "hi_seed")
+        start(backend, "hi_clarify"),
+        start(backend, "hi_hitl"),
+        start(backend, "hi_deerflow", "deploy"),
+        start(backend, "hi_seed"),
     )
     done = await start(backend, "hi_deerflow", "deploy")
     request = RunRequest(assistant_id="hi_deerflow", input={"messages": [{"type": "human", "content": "prod"}]})

@@ -28,19 +28,27 @@ def test_every_key_of_a_config_is_kept_with_its_relative_paths_made_absolute(tmp
     project = tmp_path / "proj"
     project.mkdir()
     config = project / "langgraph.json"
-    config.write_text(json.dumps({
-        "graphs": {"a": "./agent.py:graph"},
-        "http": {"app": "./routes.py:app", "cors": {"allow_origins": ["*"]}, "mount_prefix": "/p"},
-        "auth": {"path": "./auth.py:auth", "disable_studio_auth": True},
-        "store": {"index": {"embed": "./embed.py:embed", "dims": 3}, "ttl": {"default_ttl": 5}},
-        "checkpointer": {"backend": "custom", "path": "./saver.py:saver"},
-        "ui": {"chat": "./ui.tsx"},
-        "env": {"KEY": "value"},
-        "dependencies": [".", "some-package"],
-        "webhooks": {"env_prefix": "LG_"},
-    }))
+    config.write_text(
+        json.dumps(
+            {
+                "graphs": {"a": "./agent.py:graph"},
+                "http": {"app": "./routes.py:app", "cors": {"allow_origins": ["*"]}, "mount_prefix": "/p"},
+                "auth": {"path": "./auth.py:auth", "disable_studio_auth": True},
+                "store": {"index": {"embed": "./embed.py:embed", "dims": 3}, "ttl": {"default_ttl": 5}},
+                "checkpointer": {"backend": "custom", "path": "./saver.py:saver"},
+                "ui": {"chat": "./ui.tsx"},
+                "env": {"KEY": "value"},
+                "dependencies": [".", "some-package"],
+                "webhooks": {"env_prefix": "LG_"},
+            }
+        )
+    )
     data = graph_config(config=config)
-    assert data["http"] == {"app": f"{project / 'routes.py'}:app", "cors": {"allow_origins": ["*"]}, "mount_prefix": "/p"}
+    assert data["http"] == {
+        "app": f"{project / 'routes.py'}:app",
+        "cors": {"allow_origins": ["*"]},
+        "mount_prefix": "/p",
+    }
     assert data["auth"] == {"path": f"{project / 'auth.py'}:auth", "disable_studio_auth": True}
     assert data["store"] == {"index": {"embed": f"{project / 'embed.py'}:embed", "dims": 3}, "ttl": {"default_ttl": 5}}
     assert data["checkpointer"]["path"] == f"{project / 'saver.py'}:saver"
@@ -103,7 +111,9 @@ def test_the_demo_agent_in_a_folder_with_a_dot_in_its_name_loads(tmp_path: Path)
         server.start()
         server.wait_ready(90)
         client = get_client(url=server.url)
-        result = asyncio.run(client.runs.wait(None, "agent", input={"messages": [{"type": "human", "content": "hello"}]}))
+        result = asyncio.run(
+            client.runs.wait(None, "agent", input={"messages": [{"type": "human", "content": "hello"}]})
+        )
         assert result["messages"][-1]["type"] == "ai"
     finally:
         server.stop()
@@ -115,11 +125,15 @@ def test_a_config_with_custom_routes_is_served_as_langgraph_dev_serves_it(tmp_pa
     project.mkdir()
     shutil.copy(DEMO_GRAPH, project / "agent.py")
     shutil.copy(Path(__file__).parent / "graphs" / "custom_routes.py", project / "routes.py")
-    (project / "langgraph.json").write_text(json.dumps({
-        "graphs": {"agent": "./agent.py:graph"},
-        "http": {"app": "./routes.py:app"},
-        "env": {"TB_GREETING": "from the project's env"},
-    }))
+    (project / "langgraph.json").write_text(
+        json.dumps(
+            {
+                "graphs": {"agent": "./agent.py:graph"},
+                "http": {"app": "./routes.py:app"},
+                "env": {"TB_GREETING": "from the project's env"},
+            }
+        )
+    )
     server = EmbeddedServer(tmp_path / "data", config=project / "langgraph.json", persist=False)
     try:
         server.start()

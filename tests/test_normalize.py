@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from threadbench.models import ChatMessage, Interrupt, RunEvent
@@ -26,16 +26,27 @@ from threadbench.normalize import (
 def test_langchain_message_types() -> None:
     human = message_from_dict({"type": "human", "content": "hi", "id": "h1", "name": None, "example": False})
     assert (human.type, human.text, human.id, human.name) == ("human", "hi", "h1", "")
-    ai = message_from_dict({
-        "type": "ai", "content": "calling", "id": "a1",
-        "tool_calls": [{"name": "search", "args": {"q": "x"}, "id": "c1", "type": "tool_call"}],
-        "invalid_tool_calls": [], "usage_metadata": None,
-    })
+    ai = message_from_dict(
+        {
+            "type": "ai",
+            "content": "calling",
+            "id": "a1",
+            "tool_calls": [{"name": "search", "args": {"q": "x"}, "id": "c1", "type": "tool_call"}],
+            "invalid_tool_calls": [],
+            "usage_metadata": None,
+        }
+    )
     assert ai.type == "ai" and [(c.id, c.name, c.args) for c in ai.tool_calls] == [("c1", "search", {"q": "x"})]
-    tool = message_from_dict({
-        "type": "tool", "content": "boom", "tool_call_id": "c1", "name": "search",
-        "status": "error", "artifact": {"k": 1},
-    })
+    tool = message_from_dict(
+        {
+            "type": "tool",
+            "content": "boom",
+            "tool_call_id": "c1",
+            "name": "search",
+            "status": "error",
+            "artifact": {"k": 1},
+        }
+    )
     assert tool.type == "tool" and tool.tool_call_id == "c1" and tool.is_error and tool.artifact == {"k": 1}
     assert message_from_dict({"type": "system", "content": "be brief"}).type == "system"
     assert message_from_dict({"type": "AIMessageChunk", "content": "x"}).type == "ai"
@@ -44,50 +55,74 @@ def test_langchain_message_types() -> None:
 
 @pytest.mark.parametrize(
     ("role", "expected"),
-    [("user", "human"), ("assistant", "ai"), ("system", "system"), ("developer", "system"),
-     ("tool", "tool"), ("function", "tool"), ("critic", "other"), (None, "other"), (3, "other")],
+    [
+        ("user", "human"),
+        ("assistant", "ai"),
+        ("system", "system"),
+        ("developer", "system"),
+        ("tool", "tool"),
+        ("function", "tool"),
+        ("critic", "other"),
+        (None, "other"),
+        (3, "other"),
+    ],
 )
 def test_role_style_messages(role: object, expected: str) -> None:
     assert message_from_dict({"role": role, "content": "x"}).type == expected
 
 
 def test_openai_style_tool_calls_and_fallback_to_additional_kwargs() -> None:
-    message = message_from_dict({
-        "role": "assistant", "content": None,
-        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}}],
-    })
+    message = message_from_dict(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}],
+        }
+    )
     assert [(c.name, c.args) for c in message.tool_calls] == [("f", {"a": 1})]
-    raw = message_from_dict({
-        "type": "ai", "content": "", "tool_calls": [],
-        "additional_kwargs": {"tool_calls": [{"id": "c2", "function": {"name": "g", "arguments": "not json"}}]},
-    })
+    raw = message_from_dict(
+        {
+            "type": "ai",
+            "content": "",
+            "tool_calls": [],
+            "additional_kwargs": {"tool_calls": [{"id": "c2", "function": {"name": "g", "arguments": "not json"}}]},
+        }
+    )
     assert [(c.id, c.name, c.args) for c in raw.tool_calls] == [("c2", "g", "not json")]
-    invalid = message_from_dict({
-        "type": "ai", "content": "", "invalid_tool_calls": [{"name": "h", "args": "{oops", "id": "c3", "error": None}],
-    })
+    invalid = message_from_dict(
+        {
+            "type": "ai",
+            "content": "",
+            "invalid_tool_calls": [{"name": "h", "args": "{oops", "id": "c3", "error": None}],
+        }
+    )
     assert [(c.name, c.args) for c in invalid.tool_calls] == [("h", "{oops")]
 
 
 def test_content_blocks_text_reasoning_and_placeholders() -> None:
-    message = message_from_dict({
-        "type": "ai",
-        "content": [
-            {"type": "thinking", "thinking": "Let me think.", "signature": "sig"},
-            {"type": "text", "text": "Hello "},
-            {"type": "text", "text": "world."},
-            {"type": "image_url", "image_url": {"url": "data:..."}},
-            {"type": "file", "filename": "report.pdf", "base64": "..."},
-            {"type": "text", "text": "After."},
-            {"type": "tool_use", "id": "t", "name": "x", "input": {}},
-            {"type": "audio", "base64": "..."},
-            {"type": "weird_thing"},
-            "plain string block",
-            42,
-            None,
-        ],
-    })
+    message = message_from_dict(
+        {
+            "type": "ai",
+            "content": [
+                {"type": "thinking", "thinking": "Let me think.", "signature": "sig"},
+                {"type": "text", "text": "Hello "},
+                {"type": "text", "text": "world."},
+                {"type": "image_url", "image_url": {"url": "data:..."}},
+                {"type": "file", "filename": "report.pdf", "base64": "..."},
+                {"type": "text", "text": "After."},
+                {"type": "tool_use", "id": "t", "name": "x", "input": {}},
+                {"type": "audio", "base64": "..."},
+                {"type": "weird_thing"},
+                "plain string block",
+                42,
+                None,
+            ],
+        }
+    )
     assert message.reasoning == "Let me think."
-    assert message.text == "Hello world.\n[image]\n[file: report.pdf]\nAfter.\n[audio]\n[weird_thing]\nplain string block"
+    assert (
+        message.text == "Hello world.\n[image]\n[file: report.pdf]\nAfter.\n[audio]\n[weird_thing]\nplain string block"
+    )
 
 
 def test_content_text_shapes() -> None:
@@ -97,7 +132,10 @@ def test_content_text_shapes() -> None:
     assert content_text(12) == ("12", "")
     assert content_text([{"text": "no type"}]) == ("no type", "")
     assert content_text([{"type": "reasoning", "reasoning": "r1"}, {"type": "text", "text": None}]) == ("", "r1")
-    summary = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "s1"}, {"type": "summary_text", "text": "s2"}]}
+    summary = {
+        "type": "reasoning",
+        "summary": [{"type": "summary_text", "text": "s1"}, {"type": "summary_text", "text": "s2"}],
+    }
     assert content_text([summary]) == ("", "s1\ns2")
     assert content_text([{"type": "redacted_thinking", "data": "x"}]) == ("", "[redacted thinking]")
     assert content_text([{"type": "file", "metadata": {"filename": "a.txt"}}])[0] == "[file: a.txt]"
@@ -105,23 +143,39 @@ def test_content_text_shapes() -> None:
 
 
 def test_reasoning_from_additional_kwargs_and_hide_from_ui() -> None:
-    message = message_from_dict({
-        "type": "ai", "content": "answer",
-        "additional_kwargs": {"reasoning_content": "because", "hide_from_ui": True, "extra": 1},
-    })
+    message = message_from_dict(
+        {
+            "type": "ai",
+            "content": "answer",
+            "additional_kwargs": {"reasoning_content": "because", "hide_from_ui": True, "extra": 1},
+        }
+    )
     assert (message.reasoning, message.hidden, message.additional_kwargs["extra"]) == ("because", True, 1)
-    summary = message_from_dict({
-        "type": "ai", "content": "x", "additional_kwargs": {"reasoning": {"summary": [{"text": "sum"}]}},
-    })
+    summary = message_from_dict(
+        {
+            "type": "ai",
+            "content": "x",
+            "additional_kwargs": {"reasoning": {"summary": [{"text": "sum"}]}},
+        }
+    )
     assert summary.reasoning == "sum"
     assert message_from_dict({"type": "human", "content": "x", "additional_kwargs": None}).hidden is False
 
 
 @pytest.mark.parametrize(
     "payload",
-    [None, "just text", 3, [], {}, {"type": None, "content": None, "id": None, "tool_calls": None},
-     {"type": "ai", "tool_calls": [None, "x", {"args": None}]}, {"additional_kwargs": "nope"},
-     ("user", "tuple message"), {"type": "tool", "status": None, "tool_call_id": 7}],
+    [
+        None,
+        "just text",
+        3,
+        [],
+        {},
+        {"type": None, "content": None, "id": None, "tool_calls": None},
+        {"type": "ai", "tool_calls": [None, "x", {"args": None}]},
+        {"additional_kwargs": "nope"},
+        ("user", "tuple message"),
+        {"type": "tool", "status": None, "tool_call_id": 7},
+    ],
 )
 def test_odd_messages_never_raise(payload: object) -> None:
     message = message_from_dict(payload)
@@ -155,10 +209,12 @@ def thread(**overrides: object) -> dict:
         "updated_at": "2026-11-30T01:00:00Z",
         "metadata": {"graph_id": "agent", "assistant_id": "a-1", "user": "x"},
         "status": "idle",
-        "values": {"messages": [
-            {"type": "system", "content": "be nice"},
-            {"type": "human", "content": "  What is\n\nthe   answer?  "},
-        ]},
+        "values": {
+            "messages": [
+                {"type": "system", "content": "be nice"},
+                {"type": "human", "content": "  What is\n\nthe   answer?  "},
+            ]
+        },
     }
     return {**base, **overrides}
 
@@ -169,8 +225,8 @@ def test_thread_from_dict_first_human_message() -> None:
     assert summary.title == "What is the answer?"
     assert not summary.has_title_channel
     assert (summary.graph_id, summary.assistant_id) == ("agent", "a-1")
-    assert summary.created_at == datetime(2026, 11, 30, 0, 53, 31, 644631, tzinfo=timezone.utc)
-    assert summary.updated_at == datetime(2026, 11, 30, 1, 0, tzinfo=timezone.utc)
+    assert summary.created_at == datetime(2026, 11, 30, 0, 53, 31, 644631, tzinfo=UTC)
+    assert summary.updated_at == datetime(2026, 11, 30, 1, 0, tzinfo=UTC)
 
 
 def test_thread_title_channel_metadata_title_and_trimming() -> None:
@@ -182,14 +238,25 @@ def test_thread_title_channel_metadata_title_and_trimming() -> None:
     assert from_metadata.title == "Named"
     long = thread_from_dict(thread(values={"messages": [{"type": "human", "content": "word " * 40}]}))
     assert len(long.title) == 80 and long.title.endswith("…") and "\n" not in long.title
-    blocks = thread_from_dict(thread(values={"messages": [
-        {"type": "human", "content": [{"type": "text", "text": "look at"}, {"type": "image", "url": "x"}]}]}))
+    blocks = thread_from_dict(
+        thread(
+            values={
+                "messages": [
+                    {"type": "human", "content": [{"type": "text", "text": "look at"}, {"type": "image", "url": "x"}]}
+                ]
+            }
+        )
+    )
     assert blocks.title == "look at [image]"
 
 
 def test_thread_from_extracted_fields() -> None:
-    row = {"thread_id": "t", "status": "busy", "metadata": {},
-           "extracted": {"title": None, "type0": "human", "text0": "first question", "type1": "ai"}}
+    row = {
+        "thread_id": "t",
+        "status": "busy",
+        "metadata": {},
+        "extracted": {"title": None, "type0": "human", "text0": "first question", "type1": "ai"},
+    }
     assert thread_from_dict(row).title == "first question"
     assert not needs_second_text(row["extracted"])
     system_first = {"title": None, "type0": "system", "text0": "sys", "type1": "human"}
@@ -202,10 +269,22 @@ def test_thread_from_extracted_fields() -> None:
 
 @pytest.mark.parametrize(
     "payload",
-    [None, {}, {"thread_id": None}, {"thread_id": "x", "status": "weird", "metadata": None, "values": None,
-     "created_at": "not a date", "updated_at": 12, "interrupts": None},
-     {"thread_id": "x", "values": [1, 2], "extracted": "nope", "interrupts": {"t": None}},
-     {"thread_id": "x", "status": {"not": "hashable"}}],
+    [
+        None,
+        {},
+        {"thread_id": None},
+        {
+            "thread_id": "x",
+            "status": "weird",
+            "metadata": None,
+            "values": None,
+            "created_at": "not a date",
+            "updated_at": 12,
+            "interrupts": None,
+        },
+        {"thread_id": "x", "values": [1, 2], "extracted": "nope", "interrupts": {"t": None}},
+        {"thread_id": "x", "status": {"not": "hashable"}},
+    ],
 )
 def test_odd_threads_never_raise(payload: object) -> None:
     summary = thread_from_dict(payload)
@@ -219,21 +298,27 @@ def test_a_running_thread_is_busy() -> None:
 
 
 def test_thread_interrupts() -> None:
-    raw = thread(status="interrupted", interrupts={
-        "task-1": [{"id": "i1", "value": {"question": "?"}}],
-        "task-2": [{"id": "i2", "value": "plain"}, "odd"],
-    })
+    raw = thread(
+        status="interrupted",
+        interrupts={
+            "task-1": [{"id": "i1", "value": {"question": "?"}}],
+            "task-2": [{"id": "i2", "value": "plain"}, "odd"],
+        },
+    )
     found = interrupts_from_thread(raw)
     assert [(i.id, i.task_id, i.value) for i in found] == [
-        ("i1", "task-1", {"question": "?"}), ("i2", "task-2", "plain"), ("", "task-2", "odd")]
+        ("i1", "task-1", {"question": "?"}),
+        ("i2", "task-2", "plain"),
+        ("", "task-2", "odd"),
+    ]
     assert thread_from_dict(raw).interrupts == found
     assert interrupts_from_thread({"interrupts": [{"id": "x", "value": 1}]})[0].id == "x"
 
 
 def test_parse_time_and_one_line() -> None:
-    assert parse_time("2026-01-02T03:04:05Z") == datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+    assert parse_time("2026-01-02T03:04:05Z") == datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
     assert parse_time(None) is None and parse_time("") is None and parse_time("soon") is None
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     assert parse_time(now) is now
     assert one_line("a\n b\t c") == "a b c"
     assert one_line("x" * 100, 10) == "x" * 9 + "…"
@@ -246,11 +331,19 @@ def state_payload() -> dict:
     return {
         "values": {"messages": [{"type": "human", "content": "hi"}], "title": "T"},
         "next": ["ask"],
-        "tasks": [{
-            "id": "task-1", "name": "ask", "path": ["__pregel_pull", "ask"], "error": None,
-            "interrupts": [{"id": "i1", "value": {"question": "Which?"}}],
-            "checkpoint": None, "state": None, "result": None,
-        }, {"id": "task-2", "name": "other", "error": "ValueError('x')", "interrupts": []}],
+        "tasks": [
+            {
+                "id": "task-1",
+                "name": "ask",
+                "path": ["__pregel_pull", "ask"],
+                "error": None,
+                "interrupts": [{"id": "i1", "value": {"question": "Which?"}}],
+                "checkpoint": None,
+                "state": None,
+                "result": None,
+            },
+            {"id": "task-2", "name": "other", "error": "ValueError('x')", "interrupts": []},
+        ],
         "metadata": {"source": "loop", "step": 3, "writes": {"model": {}}},
         "created_at": "2026-11-30T00:53:42.280361+00:00",
         "checkpoint": {"checkpoint_id": "c2", "thread_id": "t1", "checkpoint_ns": ""},
@@ -267,27 +360,43 @@ def test_state_from_dict() -> None:
     assert (state.checkpoint_id, state.parent_checkpoint_id) == ("c2", "c1")
     assert state.next == ["ask"] and [m.text for m in state.messages] == ["hi"]
     assert (state.step, state.source, state.writers, state.title) == (3, "loop", ["model"], "T")
-    assert [(t.id, t.name, t.error) for t in state.tasks] == [("task-1", "ask", None), ("task-2", "other", "ValueError('x')")]
+    assert [(t.id, t.name, t.error) for t in state.tasks] == [
+        ("task-1", "ask", None),
+        ("task-2", "other", "ValueError('x')"),
+    ]
     assert [(i.id, i.task_id, i.node) for i in state.interrupts] == [("i1", "task-1", "ask"), ("i9", "", "")]
     assert state.tasks[0].interrupts[0].value == {"question": "Which?"}
     assert state.created_at is not None
 
 
 def test_state_ids_from_older_config_shape_and_thread_id_argument() -> None:
-    state = state_from_dict({
-        "values": {}, "config": {"configurable": {"checkpoint_id": "c5"}},
-        "parent_config": {"configurable": {"checkpoint_id": "c4"}},
-        "interrupts": [{"value": "v", "ns": ["review:abc"], "resumable": True}],
-    }, thread_id="given")
+    state = state_from_dict(
+        {
+            "values": {},
+            "config": {"configurable": {"checkpoint_id": "c5"}},
+            "parent_config": {"configurable": {"checkpoint_id": "c4"}},
+            "interrupts": [{"value": "v", "ns": ["review:abc"], "resumable": True}],
+        },
+        thread_id="given",
+    )
     assert (state.thread_id, state.checkpoint_id, state.parent_checkpoint_id) == ("given", "c5", "c4")
     assert state.interrupts[0].node == "review"
 
 
 @pytest.mark.parametrize(
     "payload",
-    [None, {}, {"values": None, "next": None, "tasks": None, "interrupts": None, "checkpoint": None},
-     {"values": [{"type": "human", "content": "list state"}], "tasks": [None, 1, {"interrupts": "x"}],
-      "next": "abc", "metadata": [], "parent_checkpoint": "x"}],
+    [
+        None,
+        {},
+        {"values": None, "next": None, "tasks": None, "interrupts": None, "checkpoint": None},
+        {
+            "values": [{"type": "human", "content": "list state"}],
+            "tasks": [None, 1, {"interrupts": "x"}],
+            "next": "abc",
+            "metadata": [],
+            "parent_checkpoint": "x",
+        },
+    ],
 )
 def test_odd_states_never_raise(payload: object) -> None:
     state = state_from_dict(payload)
@@ -305,9 +414,19 @@ META = {"langgraph_node": "model", "langgraph_step": 1, "run_id": "r1", "langgra
 
 
 def chunk(**overrides: object) -> dict:
-    base = {"content": "", "additional_kwargs": {}, "response_metadata": {}, "type": "AIMessageChunk",
-            "name": None, "id": "lc_run--1", "tool_calls": [], "invalid_tool_calls": [],
-            "usage_metadata": None, "tool_call_chunks": [], "chunk_position": None}
+    base = {
+        "content": "",
+        "additional_kwargs": {},
+        "response_metadata": {},
+        "type": "AIMessageChunk",
+        "name": None,
+        "id": "lc_run--1",
+        "tool_calls": [],
+        "invalid_tool_calls": [],
+        "usage_metadata": None,
+        "tool_call_chunks": [],
+        "chunk_position": None,
+    }
     return {**base, **overrides}
 
 
@@ -319,33 +438,81 @@ def one(result: RunEvent | list[RunEvent]) -> RunEvent:
 def test_token_events() -> None:
     event = one(run_event_from_part("messages", [chunk(content="Hel"), META], None))
     assert (event.kind, event.text, event.node, event.run_id, event.message_id, event.message_type) == (
-        "token", "Hel", "model", "r1", "lc_run--1", "ai")
+        "token",
+        "Hel",
+        "model",
+        "r1",
+        "lc_run--1",
+        "ai",
+    )
     assert (event.last, event.size, event.event_id, event.namespace, event.event) == (False, 3, "", "", "messages")
     last = one(run_event_from_part("messages", [chunk(content="lo", chunk_position="last"), META], "7-0"))
     assert last.last and last.event_id == "7-0"
     thinking = one(run_event_from_part("messages", [chunk(additional_kwargs={"reasoning_content": "hmm"}), META]))
     assert (thinking.text, thinking.reasoning) == ("", "hmm")
-    blocks = one(run_event_from_part("messages", [chunk(content=[
-        {"type": "thinking", "thinking": "t", "index": 0}, {"type": "text", "text": "x", "index": 1},
-        {"type": "input_json_delta", "partial_json": "{", "index": 2}]), META]))
+    blocks = one(
+        run_event_from_part(
+            "messages",
+            [
+                chunk(
+                    content=[
+                        {"type": "thinking", "thinking": "t", "index": 0},
+                        {"type": "text", "text": "x", "index": 1},
+                        {"type": "input_json_delta", "partial_json": "{", "index": 2},
+                    ]
+                ),
+                META,
+            ],
+        )
+    )
     assert (blocks.text, blocks.reasoning) == ("x", "t")
 
 
 def test_tool_call_chunk_events() -> None:
-    first = one(run_event_from_part("messages", [chunk(tool_call_chunks=[
-        {"name": "lookup", "args": "{\"query\"", "id": "call_1", "index": 0, "type": "tool_call_chunk"}]), META]))
-    second = one(run_event_from_part("messages", [chunk(tool_call_chunks=[
-        {"name": None, "args": ": \"abc\"}", "id": None, "index": 0}, {"args": {"odd": 1}, "index": None}, "junk"],
-        chunk_position="last"), META]))
-    assert [(c.index, c.id, c.name, c.args) for c in first.tool_call_chunks] == [(0, "call_1", "lookup", "{\"query\"")]
+    first = one(
+        run_event_from_part(
+            "messages",
+            [
+                chunk(
+                    tool_call_chunks=[
+                        {"name": "lookup", "args": '{"query"', "id": "call_1", "index": 0, "type": "tool_call_chunk"}
+                    ]
+                ),
+                META,
+            ],
+        )
+    )
+    second = one(
+        run_event_from_part(
+            "messages",
+            [
+                chunk(
+                    tool_call_chunks=[
+                        {"name": None, "args": ': "abc"}', "id": None, "index": 0},
+                        {"args": {"odd": 1}, "index": None},
+                        "junk",
+                    ],
+                    chunk_position="last",
+                ),
+                META,
+            ],
+        )
+    )
+    assert [(c.index, c.id, c.name, c.args) for c in first.tool_call_chunks] == [(0, "call_1", "lookup", '{"query"')]
     assert [(c.index, c.id, c.name, c.args) for c in second.tool_call_chunks] == [
-        (0, "", "", ": \"abc\"}"), (0, "", "", "{\"odd\": 1}")]
-    assert first.size == len("{\"query\"") and second.last
+        (0, "", "", ': "abc"}'),
+        (0, "", "", '{"odd": 1}'),
+    ]
+    assert first.size == len('{"query"') and second.last
 
 
 def test_whole_messages_in_the_messages_stream() -> None:
-    tool = one(run_event_from_part("messages", [
-        {"type": "tool", "content": "found", "tool_call_id": "c1", "id": "m1", "status": "success"}, META]))
+    tool = one(
+        run_event_from_part(
+            "messages",
+            [{"type": "tool", "content": "found", "tool_call_id": "c1", "id": "m1", "status": "success"}, META],
+        )
+    )
     assert (tool.kind, tool.message_type, tool.message_id, tool.node) == ("message", "tool", "m1", "model")
     assert tool.message is not None and tool.message.text == "found" and tool.size > 0
     ai = one(run_event_from_part("messages", [{"type": "ai", "content": "whole", "id": "m2"}, {}]))
@@ -359,10 +526,13 @@ def test_whole_messages_in_the_messages_stream() -> None:
 def test_messages_mode_partial_complete_and_metadata() -> None:
     partial = one(run_event_from_part("messages/partial", [{"type": "ai", "content": "You sa", "id": "m"}]))
     assert (partial.kind, partial.text, partial.last) == ("message", "You sa", False)
-    several = run_event_from_part("messages/complete", [{"type": "ai", "content": "a", "id": "1"},
-                                                        {"type": "tool", "content": "b", "id": "2"}])
+    several = run_event_from_part(
+        "messages/complete", [{"type": "ai", "content": "a", "id": "1"}, {"type": "tool", "content": "b", "id": "2"}]
+    )
     assert isinstance(several, list) and [(e.kind, e.last, e.message_id) for e in several] == [
-        ("message", True, "1"), ("message", True, "2")]
+        ("message", True, "1"),
+        ("message", True, "2"),
+    ]
     assert one(run_event_from_part("messages/complete", [])).kind == "other"
     assert one(run_event_from_part("messages/metadata", {"m": {"metadata": META}})).kind == "other"
 
@@ -385,8 +555,12 @@ def test_run_level_events() -> None:
 
 
 def test_interrupt_update() -> None:
-    event = one(run_event_from_part("updates", {"__interrupt__": [
-        {"value": {"question": "Which colour?"}, "id": "i1", "response_schema": None}, "bare"]}))
+    event = one(
+        run_event_from_part(
+            "updates",
+            {"__interrupt__": [{"value": {"question": "Which colour?"}, "id": "i1", "response_schema": None}, "bare"]},
+        )
+    )
     assert event.kind == "interrupt"
     assert all(isinstance(item, Interrupt) for item in event.data)
     assert [(i.id, i.value) for i in event.data] == [("i1", {"question": "Which colour?"}), ("", "bare")]
@@ -417,7 +591,14 @@ def test_namespaced_subgraph_events() -> None:
 
 
 def test_odd_events_never_raise() -> None:
-    for event, data in [(None, None), ("values", object()), ("metadata", None), ("updates", None),
-                        ("updates", [1, 2]), ("custom", b"bytes"), ("messages", [chunk(content=None)])]:
+    for event, data in [
+        (None, None),
+        ("values", object()),
+        ("metadata", None),
+        ("updates", None),
+        ("updates", [1, 2]),
+        ("custom", b"bytes"),
+        ("messages", [chunk(content=None)]),
+    ]:
         result = run_event_from_part(event, data)  # type: ignore[arg-type]
         assert isinstance(result, (RunEvent, list))

@@ -14,17 +14,33 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_wheel_installs_threadbench_with_its_styles_and_nothing_named_app(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "--wheel-dir", str(tmp_path), str(ROOT)],
-        check=True, capture_output=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     (wheel,) = tmp_path.glob("threadbench-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"threadbench"}
-    for shipped in ("threadbench/styles/app.tcss", "threadbench/styles/human_input.tcss",
-                    "threadbench/ui/app.py", "threadbench/backends/langgraph/client.py",
-                    "threadbench/embedded/demo/agent.py"):
+    for shipped in (
+        "threadbench/styles/app.tcss",
+        "threadbench/styles/human_input.tcss",
+        "threadbench/ui/app.py",
+        "threadbench/backends/langgraph/client.py",
+        "threadbench/embedded/demo/agent.py",
+    ):
         assert shipped in names
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt")))
     assert b"threadbench = threadbench.__main__:main" in entry_points
@@ -33,9 +49,17 @@ def test_the_wheel_installs_threadbench_with_its_styles_and_nothing_named_app(tm
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     found = subprocess.run(
-        [sys.executable, "-S", "-c",
-         "import sys; sys.path.insert(0, sys.argv[1]); from threadbench.styles import STYLES; "
-         "print((STYLES / 'app.tcss').is_file(), STYLES)", str(site)],
-        check=True, capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); from threadbench.styles import STYLES; "
+            "print((STYLES / 'app.tcss').is_file(), STYLES)",
+            str(site),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
     ).stdout.split()
     assert found == ["True", str(site / "threadbench" / "styles")]

@@ -26,7 +26,7 @@ import os
 import threading
 import uuid
 from contextlib import suppress
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -48,7 +48,7 @@ from ui_support import TERMINAL, wait_for
 
 KEY = "tb-secret-KEY-0123456789abcdef"
 KEY_B = "tb-other-KEY-fedcba9876543210"
-FIXED_NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+FIXED_NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 # -- where a key could end up ---------------------------------------------------------------------
@@ -169,8 +169,15 @@ async def session(pilot, server_url: str, folders: dict[str, Path], *, send: boo
     if send:
         app.screen.query_one("#composer").focus()
         await pilot.press(*"hello", "enter")
-        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle" and len(app.screen.thread_state.messages) >= 2, timeout=30, what="the reply")
-        await wait_for(pilot, lambda: any(v.message.type == "ai" for v in app.screen.query(".message")), what="reply shown")
+        await wait_for(
+            pilot,
+            lambda: app.screen.query_one("#run-status").state == "idle" and len(app.screen.thread_state.messages) >= 2,
+            timeout=30,
+            what="the reply",
+        )
+        await wait_for(
+            pilot, lambda: any(v.message.type == "ai" for v in app.screen.query(".message")), what="reply shown"
+        )
         shots.take("reply")
     await export(pilot, folders["exports"] / "thread.md")
     await export(pilot, folders["exports"] / "thread.json", json_with_history=True)
@@ -203,9 +210,7 @@ def assert_key_nowhere(folders: dict[str, Path], app, shots: Shots, key: str = K
 @pytest.mark.server
 async def test_a_key_from_the_flag_is_never_written_or_shown(server_url, place) -> None:
     write_config(place["config"] / "config.toml", {})
-    settings = resolve_settings(
-        Flags(url=server_url, api_key=KEY, data_dir=place["data"]), os.environ, load_config()
-    )
+    settings = resolve_settings(Flags(url=server_url, api_key=KEY, data_dir=place["data"]), os.environ, load_config())
     assert settings.effective_api_key() == KEY and settings.key_source == "--api-key"
     app = make(settings)
     async with app.run_test(size=TERMINAL) as pilot:
@@ -271,7 +276,7 @@ class Recorder:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "Recorder":
+    def __enter__(self) -> Recorder:
         self.thread.start()
         return self
 
@@ -306,7 +311,12 @@ async def switch_to(pilot, profile: str, url: str) -> None:
     await pilot.press("ctrl+s")
     await wait_for(
         pilot,
-        lambda: app.connection_url == url and isinstance(app.screen, MainScreen) and app.screen is not old and app.screen.is_mounted,
+        lambda: (
+            app.connection_url == url
+            and isinstance(app.screen, MainScreen)
+            and app.screen is not old
+            and app.screen.is_mounted
+        ),
         what=f"connected to {profile}",
     )
     await wait_for(pilot, lambda: bool(app.screen.query_one("#thread-counts").visual), what=f"{profile}'s threads")
@@ -317,11 +327,14 @@ async def test_a_profile_key_goes_to_its_own_server_only(server_url, place, no_k
     no_keys_in_env.setenv("TB_SECRET_A", KEY)
     no_keys_in_env.setenv("TB_SECRET_B", KEY_B)
     with Recorder() as b, Recorder() as c:
-        write_config(place["config"] / "config.toml", {
-            "a": {"url": server_url, "backend": "langgraph", "api_key_env": "TB_SECRET_A"},
-            "b": {"url": b.url, "backend": "auto", "api_key_env": "TB_SECRET_B"},
-            "c": {"url": c.url, "backend": "langgraph"},
-        })
+        write_config(
+            place["config"] / "config.toml",
+            {
+                "a": {"url": server_url, "backend": "langgraph", "api_key_env": "TB_SECRET_A"},
+                "b": {"url": b.url, "backend": "auto", "api_key_env": "TB_SECRET_B"},
+                "c": {"url": c.url, "backend": "langgraph"},
+            },
+        )
         settings = resolve_settings(Flags(profile="a", data_dir=place["data"]), os.environ, load_config())
         assert settings.url == server_url and settings.effective_api_key() == KEY
         app = make(settings)
@@ -476,11 +489,19 @@ async def test_a_deerflow_login_is_never_written_or_shown_and_goes_to_its_origin
     no_keys_in_env.delenv("THREADBENCH_PASSWORD", raising=False)
     own = LangGraphBackend(deerflow_url, credentials=Credentials("ada@example.com", PASSWORD))
     with Recorder() as other:
-        write_config(place["config"] / "config.toml", {
-            "deer": {"url": deerflow_url, "backend": "langgraph", "email": "ada@example.com",
-                     "password_env": "TB_DEER_PASSWORD", "assistant_id": "lead_agent"},
-            "other": {"url": other.url, "backend": "langgraph"},
-        })
+        write_config(
+            place["config"] / "config.toml",
+            {
+                "deer": {
+                    "url": deerflow_url,
+                    "backend": "langgraph",
+                    "email": "ada@example.com",
+                    "password_env": "TB_DEER_PASSWORD",
+                    "assistant_id": "lead_agent",
+                },
+                "other": {"url": other.url, "backend": "langgraph"},
+            },
+        )
         settings = resolve_settings(Flags(profile="deer", data_dir=place["data"]), os.environ, load_config())
         assert settings.credentials() == Credentials("ada@example.com", PASSWORD)
         app = make(settings)
@@ -494,7 +515,9 @@ async def test_a_deerflow_login_is_never_written_or_shown_and_goes_to_its_origin
                 shots.take("exported")
                 cookies = session_secrets(app)
                 await pilot.press("ctrl+o")
-                await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen) and app.screen.focused is not None)
+                await wait_for(
+                    pilot, lambda: isinstance(app.screen, ConnectionScreen) and app.screen.focused is not None
+                )
                 app.screen.query_one("#connection-password", Input).value = PASSWORD
                 await pilot.pause()
                 shots.take("connection")

@@ -81,7 +81,7 @@ async def read_screen(url: str, seconds: float = 30.0) -> str:
                     break
                 try:
                     message = await websocket.receive(timeout=remaining)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     break
                 if message.type == aiohttp.WSMsgType.BINARY:
                     received += message.data
@@ -102,8 +102,17 @@ async def test_the_served_app_draws_the_main_screen_over_the_websocket(served: s
 def test_headless_chromium_screenshot(served: str, tmp_path: Path):
     shot = tmp_path / "serve.png"
     subprocess.run(
-        [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-         "--virtual-time-budget=15000", "--window-size=1400,900", f"--screenshot={shot}", served],
+        [
+            str(CHROMIUM),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--virtual-time-budget=15000",
+            "--window-size=1400,900",
+            f"--screenshot={shot}",
+            served,
+        ],
         check=True,
         capture_output=True,
         timeout=90,

@@ -29,21 +29,49 @@ TOOLS_MESSAGES = [
         "id": "m2",
         "content": "I'll start with a plan.",
         "tool_calls": [
-            {"id": "call_1", "name": "write_todos", "args": {"todos": [{"content": "Find sources", "status": "completed"}, {"content": "Draft the report", "status": "in_progress"}]}, "type": "tool_call"}
+            {
+                "id": "call_1",
+                "name": "write_todos",
+                "args": {
+                    "todos": [
+                        {"content": "Find sources", "status": "completed"},
+                        {"content": "Draft the report", "status": "in_progress"},
+                    ]
+                },
+                "type": "tool_call",
+            }
         ],
     },
-    {"type": "tool", "id": "m3", "tool_call_id": "call_1", "name": "write_todos", "content": "Updated the todo list (2 items)."},
+    {
+        "type": "tool",
+        "id": "m3",
+        "tool_call_id": "call_1",
+        "name": "write_todos",
+        "content": "Updated the todo list (2 items).",
+    },
     {
         "type": "ai",
         "id": "m4",
         "content": "",
-        "tool_calls": [{"id": "call_2", "name": "run_command", "args": {"command": "ls /mnt/data"}, "type": "tool_call"}],
+        "tool_calls": [
+            {"id": "call_2", "name": "run_command", "args": {"command": "ls /mnt/data"}, "type": "tool_call"}
+        ],
     },
-    {"type": "tool", "id": "m5", "tool_call_id": "call_2", "name": "run_command", "status": "error", "content": "Error: permission denied"},
+    {
+        "type": "tool",
+        "id": "m5",
+        "tool_call_id": "call_2",
+        "name": "run_command",
+        "status": "error",
+        "content": "Error: permission denied",
+    },
     {
         "type": "ai",
         "id": "m6",
-        "content": "## Plan\n\n- **Sources**: done\n- **Draft**: in progress\n\nThe `ls` failed, so I used the cached notes. [bold]literal[/bold]",
+        "content": (
+            "## Plan\n\n- **Sources**: done\n- **Draft**: in progress\n\n"
+            "The `ls` failed, so I used the cached notes. [bold]literal[/bold]"
+        ),
     },
 ]
 TOOLS_VALUES = {
@@ -55,7 +83,9 @@ TOOLS_VALUES = {
         {"content": "Review", "status": "pending"},
     ],
     "artifacts": ["/mnt/user-data/outputs/report.md"],
-    "uploaded_files": [{"filename": "notes.txt", "size": 120, "path": "/mnt/user-data/uploads/notes.txt", "extension": ".txt"}],
+    "uploaded_files": [
+        {"filename": "notes.txt", "size": 120, "path": "/mnt/user-data/uploads/notes.txt", "extension": ".txt"}
+    ],
 }
 
 
@@ -65,19 +95,32 @@ async def seed(url: str) -> None:
         return
     for thread_id, suite in ((OTHER_THREAD, "snap"), (LONG_THREAD, "snap"), (TOOLS_THREAD, "snap")):
         await client.threads.create(thread_id=thread_id, metadata={"suite": suite}, graph_id="agent")
-    await client.threads.update_state(OTHER_THREAD, {"messages": [{"type": "human", "id": "o1", "content": "An older question"}], "title": "Older question"}, as_node="title")
+    await client.threads.update_state(
+        OTHER_THREAD,
+        {"messages": [{"type": "human", "id": "o1", "content": "An older question"}], "title": "Older question"},
+        as_node="title",
+    )
     long_messages = []
     for i in range(1000):
         long_messages.append({"type": "human", "id": f"h{i}", "content": f"Question number {i}"})
         long_messages.append({"type": "ai", "id": f"a{i}", "content": f"Answer number {i}: **fine**."})
-    await client.threads.update_state(LONG_THREAD, {"messages": long_messages, "title": "A very long thread"}, as_node="title")
+    await client.threads.update_state(
+        LONG_THREAD, {"messages": long_messages, "title": "A very long thread"}, as_node="title"
+    )
     await client.threads.update_state(TOOLS_THREAD, TOOLS_VALUES, as_node="title")
     await client.threads.create(thread_id=PAST_THREAD, metadata={"suite": "snap-past"}, graph_id="agent")
     for n, answer in ((1, "The first answer."), (2, "The second answer, which the past view does not show.")):
-        await client.threads.update_state(PAST_THREAD, {"messages": [
-            {"type": "human", "id": f"p{n}q", "content": f"Question {n}"},
-            {"type": "ai", "id": f"p{n}a", "content": answer},
-        ], "title": "Two checkpoints"}, as_node="title")
+        await client.threads.update_state(
+            PAST_THREAD,
+            {
+                "messages": [
+                    {"type": "human", "id": f"p{n}q", "content": f"Question {n}"},
+                    {"type": "ai", "id": f"p{n}a", "content": answer},
+                ],
+                "title": "Two checkpoints",
+            },
+            as_node="title",
+        )
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +137,15 @@ async def open_thread(pilot, thread_id: str) -> None:
     threads = app.screen.query_one("#thread-list", ThreadList)
     await wait_for(pilot, lambda: len(threads.threads) == 3, what="the seeded threads")
     threads.highlighted = threads.get_option_index(thread_id)
-    await wait_for(pilot, lambda: app.screen.thread_id == thread_id and app.screen.thread_state is not None
-                   and app.screen.thread_state.thread_id == thread_id, what="the thread")
+    await wait_for(
+        pilot,
+        lambda: (
+            app.screen.thread_id == thread_id
+            and app.screen.thread_state is not None
+            and app.screen.thread_state.thread_id == thread_id
+        ),
+        what="the thread",
+    )
     threads.focus()
     await pilot.pause(0.3)
 
@@ -142,10 +192,23 @@ def test_run_in_progress_frozen(seeded, snap_compare):
         status.begin()
         await chat.add_message(ChatMessage(id="live-h", type="human", text="Search the web for penguin facts"))
         events = [
-            RunEvent(kind="token", message_id="live-ai", message_type="ai", node="agent", reasoning="The user wants facts; "),
-            RunEvent(kind="token", message_id="live-ai", message_type="ai", node="agent", text="Here is what I found so far:\n\n- Emperor penguins"),
-            RunEvent(kind="token", message_id="live-ai", message_type="ai", node="agent",
-                     tool_call_chunks=[ToolCallChunk(0, "call_9", "web_search", '{"query": "penguin fa')]),
+            RunEvent(
+                kind="token", message_id="live-ai", message_type="ai", node="agent", reasoning="The user wants facts; "
+            ),
+            RunEvent(
+                kind="token",
+                message_id="live-ai",
+                message_type="ai",
+                node="agent",
+                text="Here is what I found so far:\n\n- Emperor penguins",
+            ),
+            RunEvent(
+                kind="token",
+                message_id="live-ai",
+                message_type="ai",
+                node="agent",
+                tool_call_chunks=[ToolCallChunk(0, "call_9", "web_search", '{"query": "penguin fa')],
+            ),
         ]
         await chat.apply_events(events)
         status.count(42, "agent")
@@ -237,9 +300,11 @@ def long_reply() -> str:
     """About 9,000 characters of Markdown: blocks above the last two are built when seen."""
     sections = []
     for n in range(12):
-        sections.append(f"## Part {n}\n\nThis part explains step {n} of the plan in a few plain words.\n\n"
-                        + "".join(f"- point {n}.{i}: checked\n" for i in range(8))
-                        + f"\nSo step {n} is done, and the next one starts from its notes.\n")
+        sections.append(
+            f"## Part {n}\n\nThis part explains step {n} of the plan in a few plain words.\n\n"
+            + "".join(f"- point {n}.{i}: checked\n" for i in range(8))
+            + f"\nSo step {n} is done, and the next one starts from its notes.\n"
+        )
     return "\n".join(sections)
 
 
@@ -247,10 +312,12 @@ def test_long_reply_opened_at_its_end(seeded, snap_compare):
     async def run_before(pilot):
         app = pilot.app
         await open_thread(pilot, OTHER_THREAD)
-        await app.screen.chat.show_messages([
-            ChatMessage(id="q", type="human", text="Write the whole plan out"),
-            ChatMessage(id="r", type="ai", text=long_reply()),
-        ])
+        await app.screen.chat.show_messages(
+            [
+                ChatMessage(id="q", type="human", text="Write the whole plan out"),
+                ChatMessage(id="r", type="ai", text=long_reply()),
+            ]
+        )
         await pilot.pause(0.3)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

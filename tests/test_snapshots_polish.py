@@ -25,8 +25,12 @@ THREADS = {
 PROFILES = {
     "local": Profile(name="local", url="http://127.0.0.1:2024", backend="langgraph"),
     "staging": Profile(
-        name="staging", url="https://staging.example.com", backend="auto", api_key_env="TB_SNAPSHOT_KEY_UNSET",
-        email="ada@example.com", password_env="TB_SNAP_PASSWORD",
+        name="staging",
+        url="https://staging.example.com",
+        backend="auto",
+        api_key_env="TB_SNAPSHOT_KEY_UNSET",
+        email="ada@example.com",
+        password_env="TB_SNAP_PASSWORD",
     ),
 }
 
@@ -37,8 +41,10 @@ async def seed(url: str) -> None:
         return
     for number, (thread_id, title) in enumerate(THREADS.items()):
         await client.threads.create(thread_id=thread_id, metadata={"suite": "polish-snap"}, graph_id="agent")
-        messages = [{"type": "human", "id": f"q{number}", "content": f"Tell me about: {title}"},
-                    {"type": "ai", "id": f"a{number}", "content": f"Here is a short note on **{title}**."}]
+        messages = [
+            {"type": "human", "id": f"q{number}", "content": f"Tell me about: {title}"},
+            {"type": "ai", "id": f"a{number}", "content": f"Here is a short note on **{title}**."},
+        ]
         await client.threads.update_state(thread_id, {"messages": messages, "title": title}, as_node="title")
 
 

@@ -1,4 +1,4 @@
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from threadbench.ui.text import clean, one_line, plain, relative_time
 
@@ -18,7 +18,7 @@ def test_markup_is_never_parsed():
 def test_one_line_and_relative_time():
     assert one_line("a\n  b", 10) == "a b"
     assert one_line("x" * 20, 10) == "x" * 9 + "…"
-    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     assert relative_time(now - timedelta(minutes=5), now) == "5m"
     assert relative_time(now - timedelta(days=2), now) == "2d"
     assert relative_time(None, now) == ""

@@ -27,9 +27,10 @@ async def two_threads(url: str) -> tuple[str, str, str]:
     suite = uuid.uuid4().hex[:10]
     first = await client.threads.create(metadata={"suite": suite, "n": 1}, graph_id="agent")
     second = await client.threads.create(metadata={"suite": suite, "n": 2}, graph_id="agent")
-    await client.threads.update_state(second["thread_id"], {"messages": [{"type": "human", "content": "quiet thread"}]}, as_node="title")
+    await client.threads.update_state(
+        second["thread_id"], {"messages": [{"type": "human", "content": "quiet thread"}]}, as_node="title"
+    )
     return suite, first["thread_id"], second["thread_id"]
-
 
 
 async def show(pilot, suite: str, thread_id: str) -> None:
@@ -40,8 +41,15 @@ async def show(pilot, suite: str, thread_id: str) -> None:
         await wait_for(pilot, lambda: len(threads.threads) == 2)
     threads.focus()
     threads.highlighted = threads.get_option_index(thread_id)
-    await wait_for(pilot, lambda: app.screen.thread_id == thread_id and app.screen.thread_state is not None
-                   and app.screen.thread_state.thread_id == thread_id, what="the thread")
+    await wait_for(
+        pilot,
+        lambda: (
+            app.screen.thread_id == thread_id
+            and app.screen.thread_state is not None
+            and app.screen.thread_state.thread_id == thread_id
+        ),
+        what="the thread",
+    )
 
 
 # Intermittent under load (a pilot pause timed out while a cancelled stream was torn down);

@@ -164,8 +164,11 @@ async def test_sending_to_a_thread_deleted_elsewhere_keeps_the_message_and_drops
         await pilot.press("enter")  # what the warning says: it goes to a new thread
         await wait_for(pilot, lambda: screen.thread_id not in (None, gone), what="a new thread")
         fresh = screen.thread_id
-        await wait_for(pilot, lambda: screen.query_one("#run-status").state == "idle" and not screen.run_in_progress,
-                       what="the run ends")
+        await wait_for(
+            pilot,
+            lambda: screen.query_one("#run-status").state == "idle" and not screen.run_in_progress,
+            what="the run ends",
+        )
         assert composer.text == ""
     state = await client.threads.get_state(fresh)
     assert state["values"]["messages"][0]["content"] == "hello after all"
@@ -223,8 +226,10 @@ async def test_a_refused_api_key_says_so_and_how_to_give_one_and_never_shows_it(
     url, make_token = tenxgraph_jwt
     wrong = make_token("alice", secret="not-the-server-secret-" * 3)  # well formed, wrongly signed
     app = ThreadbenchApp(
-        Settings(url=url, api_key=wrong, data_dir=tmp_path), backend_kind="10xgraph",
-        clock=lambda: FIXED_NOW, monotonic=lambda: 0.0,
+        Settings(url=url, api_key=wrong, data_dir=tmp_path),
+        backend_kind="10xgraph",
+        clock=lambda: FIXED_NOW,
+        monotonic=lambda: 0.0,
     )
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: notices(app, "error"), what="the refusal")

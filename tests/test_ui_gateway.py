@@ -35,8 +35,9 @@ async def seeded_thread(url: str, graph: str, *texts: str) -> tuple[dict, str]:
     client = get_client(url=url)
     thread = await client.threads.create(graph_id=graph, metadata=metadata)
     for text in texts:
-        await client.threads.update_state(thread["thread_id"], {"messages": [{"type": "human", "content": text}]},
-                                          as_node="model")
+        await client.threads.update_state(
+            thread["thread_id"], {"messages": [{"type": "human", "content": text}]}, as_node="model"
+        )
     return metadata, thread["thread_id"]
 
 
@@ -75,8 +76,11 @@ async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_orig
         await wait_for(pilot, lambda: len(inspector.timeline.checkpoints) >= 3, what="the history")
         counts = str(screen.query_one("#thread-counts").visual)
         assert "1 thread" in counts and " of " not in counts  # the Gateway cannot count
-        await wait_for(pilot, lambda: "does not describe its graph" in str(
-            inspector.graph_view.query_one("#graph-drawing").visual), what="the graph tab's note")
+        await wait_for(
+            pilot,
+            lambda: "does not describe its graph" in str(inspector.graph_view.query_one("#graph-drawing").visual),
+            what="the graph tab's note",
+        )
 
         screen.thread_list.focus()
         await pilot.pause()
@@ -84,8 +88,11 @@ async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_orig
             await pilot.press(key)
             await wait_for(pilot, lambda: any(said in text for text, _ in notes), what=said)
         await pilot.press("left_square_bracket", "left_square_bracket")
-        await wait_for(pilot, lambda: "keeps the messages of the newest checkpoint only" in screen_text(app),
-                       what="the past view's note")
+        await wait_for(
+            pilot,
+            lambda: "keeps the messages of the newest checkpoint only" in screen_text(app),
+            what="the past view's note",
+        )
         await pilot.press("F")
         await wait_for(pilot, lambda: any("cannot fork" in text for text, _ in notes), what="no fork")
         assert screen.sidebar.sort[:2] == ("updated_at", "desc")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from datetime import datetime, timezone
-from pathlib import Path
+from datetime import UTC, datetime
 
 import pytest
 from langgraph_sdk import get_client
@@ -42,7 +41,11 @@ CLARIFY = {
 
 HITL = {
     "action_requests": [
-        {"name": "delete_file", "args": {"path": "/tmp/old.md"}, "description": "Delete /tmp/old.md? This cannot be undone."},
+        {
+            "name": "delete_file",
+            "args": {"path": "/tmp/old.md"},
+            "description": "Delete /tmp/old.md? This cannot be undone.",
+        },
         {"name": "send_email", "args": {"to": "ops@example.com", "subject": "Done"}, "description": "Send the report"},
     ],
     "review_configs": [
@@ -183,12 +186,20 @@ def test_snapshot_deerflow_form(snap_compare):
 
 def test_snapshot_refused_answer(snap_compare):
     async def refuse(pending, response):
-        return "The server refused the answer: thread 0000 is busy [bold]not markup[/bold]\nThe thread is busy or the id exists already: wait, or cancel the run."
+        return (
+            "The server refused the answer: thread 0000 is busy [bold]not markup[/bold]\n"
+            "The thread is busy or the id exists already: wait, or cancel the run."
+        )
 
     async def answer(pilot):
         await wait_for(pilot, lambda: modal_ready(pilot.app))
         await pilot.press(*"Use the staging cluster", "enter")
-        await wait_for(pilot, lambda: not pilot.app.screen.sending and str(pilot.app.screen.query_one("#human-input-error").visual).strip())
+        await wait_for(
+            pilot,
+            lambda: (
+                not pilot.app.screen.sending and str(pilot.app.screen.query_one("#human-input-error").visual).strip()
+            ),
+        )
 
     pending = pending_from_value({"question": "Which cluster should I use?", "clarification_type": "missing_info"})
     app = Host(lambda: HumanInputScreen(pending, submit=refuse, thread_title="Deploy"))
@@ -196,7 +207,7 @@ def test_snapshot_refused_answer(snap_compare):
 
 
 def inbox_items() -> list[InboxItem]:
-    moment = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    moment = datetime(2026, 1, 1, tzinfo=UTC)
 
     def thread(n: int, title: str, graph: str, status: str) -> ThreadSummary:
         return ThreadSummary(
@@ -468,13 +479,18 @@ async def test_a_server_refusal_keeps_the_answer_and_shows_the_reason(server_url
         modal = app.screen
         modal.query_one("#human-input-answer", Input).focus()
         await pilot.press(*"keep me", "enter")
-        await wait_for(pilot, lambda: str(modal.query_one("#human-input-error", Static).visual).strip(), what="the reason")
+        await wait_for(
+            pilot, lambda: str(modal.query_one("#human-input-error", Static).visual).strip(), what="the reason"
+        )
         assert app.screen is modal
         assert "The server refused the answer" in str(modal.query_one("#human-input-error", Static).visual)
         assert modal.query_one("#human-input-answer", Input).value == "keep me"
         app.answer_with = ""  # the same modal, answered again, now accepted
         modal.submit_callback = answer_submitter(
-            app.backend, app.thread_id, lambda events: app.run_worker(app._run(events), exclusive=True), assistant_id="hi_clarify"
+            app.backend,
+            app.thread_id,
+            lambda events: app.run_worker(app._run(events), exclusive=True),
+            assistant_id="hi_clarify",
         )
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.outcome == "done", what="the run to finish")
@@ -484,7 +500,9 @@ async def test_a_server_refusal_keeps_the_answer_and_shows_the_reason(server_url
 @pytest_server
 async def test_inbox_lists_three_waiting_threads_and_answering_one_removes_it(server_url):
     ids = await asyncio.gather(
-        new_thread(server_url, "hi_clarify"), new_thread(server_url, "hi_generic"), new_thread(server_url, "hi_deerflow", "deploy")
+        new_thread(server_url, "hi_clarify"),
+        new_thread(server_url, "hi_generic"),
+        new_thread(server_url, "hi_deerflow", "deploy"),
     )
     from threadbench.backends.langgraph import LangGraphBackend
 
@@ -510,7 +528,9 @@ async def test_inbox_lists_three_waiting_threads_and_answering_one_removes_it(se
             assert answered == [ids[0]]
             assert {item.thread.thread_id for item in inbox.items} == {ids[1], ids[2]}
             assert inbox.option_list.option_count == 2
-            await wait_for(pilot, lambda: "finished" in str(inbox.query_one("#inbox-status", Static).visual), what="the run")
+            await wait_for(
+                pilot, lambda: "finished" in str(inbox.query_one("#inbox-status", Static).visual), what="the run"
+            )
             # the next one, without leaving the inbox: the DeerFlow clarification
             deer = next(i for i, item in enumerate(inbox.items) if item.thread.thread_id == ids[2])
             inbox.option_list.highlighted = deer

@@ -7,8 +7,7 @@ No server is needed: the widgets never call the network.
 from __future__ import annotations
 
 import copy
-from datetime import timezone
-from pathlib import Path
+from datetime import UTC
 
 import pytest
 import threadbench.ui.widgets.timeline as timeline_module
@@ -37,7 +36,7 @@ LONG_SUMMARY = (
 
 @pytest.fixture(autouse=True)
 def utc_times(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(timeline_module, "DISPLAY_TZ", timezone.utc)
+    monkeypatch.setattr(timeline_module, "DISPLAY_TZ", UTC)
 
 
 class Host(App[None]):
@@ -81,9 +80,7 @@ class Host(App[None]):
 def deerflow_state() -> ThreadState:
     """A real checkpoint (end of the second turn: title, todos, artifacts, uploaded_files,
     sandbox, thread_data), with the keys newer DeerFlow versions add and a pending step."""
-    raw = next(
-        item for item in raw_history() if "uploaded_files" in item["values"] and not item["next"]
-    )
+    raw = next(item for item in raw_history() if "uploaded_files" in item["values"] and not item["next"])
     raw = copy.deepcopy(raw)
     raw["values"]["summary_text"] = LONG_SUMMARY
     raw["values"]["viewed_images"] = {
@@ -194,7 +191,9 @@ def test_snapshot_state_editor_with_an_error(snap_compare):
     async def run_before(pilot) -> None:
         state = history()[0]
         values = {"title": state.values["title"], "todos": state.values["todos"]}
-        screen = EditStateScreen(values, submit, nodes=["__start__", "agent", "tools", "title", "__end__"], as_node="agent", fork_from=state)
+        screen = EditStateScreen(
+            values, submit, nodes=["__start__", "agent", "tools", "title", "__end__"], as_node="agent", fork_from=state
+        )
         await pilot.app.push_screen(screen)
         await pilot.pause()
         editor = screen.editor

@@ -16,7 +16,9 @@ async def test_a_long_reply_builds_the_blocks_above_when_they_are_seen(server_ur
     client = get_client(url=server_url)
     metadata = tag()
     thread = await client.threads.create(metadata=metadata, graph_id="agent")
-    await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "long 2000"}]})
+    await client.runs.wait(
+        thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "long 2000"}]}
+    )
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
@@ -56,7 +58,7 @@ async def test_a_streamed_reply_lets_go_of_every_block_far_above_the_end(server_
             blocks = views.first().markdown
             frames = blocks._frames
             for index, frame in enumerate(frames[:-1]):
-                if (frame.set_aside or frame.deferred) and any(f.set_aside or f.deferred for f in frames[index + 1:]):
+                if (frame.set_aside or frame.deferred) and any(f.set_aside or f.deferred for f in frames[index + 1 :]):
                     return frame
             return None
 
@@ -81,5 +83,8 @@ async def test_closing_the_app_while_a_reply_streams_is_clean(server_url):
             await wait_ready(pilot)
             await send_in_new_thread(pilot, "long 5000")
             chat = app.screen.chat
-            await wait_for(pilot, lambda: chat.query(AIMessageView) and len(chat.query_one(AIMessageView).markdown._frames) >= 3,
-                           what="the reply streaming")
+            await wait_for(
+                pilot,
+                lambda: chat.query(AIMessageView) and len(chat.query_one(AIMessageView).markdown._frames) >= 3,
+                what="the reply streaming",
+            )

@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
+from langgraph_sdk.errors import NotFoundError
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
@@ -27,13 +28,15 @@ from ui_support import TERMINAL, ai_texts, make_app, screen_text, tag, wait_for,
 pytestmark = [pytest.mark.server, pytest.mark.flaky(reruns=1)]
 
 
-
 async def seed_threads(url: str, metadata: dict, count: int, **values) -> list[str]:
     client = get_client(url=url)
     ids: list[str] = []
     for start in range(0, count, 50):
         batch = await asyncio.gather(
-            *(client.threads.create(metadata={**metadata, "n": i}, graph_id="agent") for i in range(start, min(count, start + 50)))
+            *(
+                client.threads.create(metadata={**metadata, "n": i}, graph_id="agent")
+                for i in range(start, min(count, start + 50))
+            )
         )
         ids.extend(t["thread_id"] for t in batch)
     if values:
@@ -65,7 +68,6 @@ async def open_fresh_thread(pilot, url: str) -> str:
     app.screen.query_one(Composer).focus()
     await pilot.pause()
     return thread["thread_id"]
-
 
 
 def thread_list(app) -> ThreadList:
@@ -161,15 +163,19 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
     without moving the highlighted row on screen; home from a dropped top goes to the first."""
     import threadbench.ui.regions.thread_sidebar as sidebar_module
     import threadbench.ui.widgets.thread_list as thread_list_module
+
     monkeypatch.setattr(ThreadList, "MAX_ROWS", 30)
     monkeypatch.setattr(sidebar_module, "PAGE_SIZE", 10)
     monkeypatch.setattr(thread_list_module, "PREFETCH_ROWS", 3)
     metadata = tag()
     client = get_client(url=server_url)
     for n in range(80):  # one at a time: distinct updated_at, so the order is the same on every fetch
-        await client.threads.create(graph_id="agent", metadata={**metadata, "title": f"{'odd' if n % 2 else 'even'} {n}"})
+        await client.threads.create(
+            graph_id="agent", metadata={**metadata, "title": f"{'odd' if n % 2 else 'even'} {n}"}
+        )
     found = await client.threads.search(metadata=metadata, sort_by="updated_at", sort_order="desc", limit=100)
     order = [t["thread_id"] for t in found if word in t["metadata"]["title"]]
+
     def counted(shown: int) -> str:  # a free word filters here: the server's count is not the total
         return f"{shown} threads" if word else f"{shown} of 80 threads"
 
@@ -207,7 +213,7 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
         for position in range(1, len(order)):
             await step("down", position)
         await wait_for(pilot, lambda: threads.exhausted, what="the last page")
-        assert [t.thread_id for t in threads.threads] == order[-len(threads.threads):]
+        assert [t.thread_id for t in threads.threads] == order[-len(threads.threads) :]
         assert not threads.window.at_top
         assert counted(len(order)) in str(screen.query_one("#thread-counts").visual)
         going_down = len(refills)
@@ -235,13 +241,17 @@ async def test_filter_by_status_and_metadata(server_url):
     client = get_client(url=server_url)
     idle = await client.threads.create(metadata={**metadata, "kind": "idle"})
     waiting = await client.threads.create(metadata={**metadata, "kind": "waiting"})
-    await client.runs.wait(waiting["thread_id"], "agent", input={"messages": [{"type": "human", "content": "please clarify"}]})
+    await client.runs.wait(
+        waiting["thread_id"], "agent", input={"messages": [{"type": "human", "content": "please clarify"}]}
+    )
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         threads = thread_list(app)
         await search(pilot, f"suite={metadata['suite']} status:interrupted")
-        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [waiting["thread_id"]], what="interrupted only")
+        await wait_for(
+            pilot, lambda: [t.thread_id for t in threads.threads] == [waiting["thread_id"]], what="interrupted only"
+        )
         assert threads.threads[0].status == "interrupted"
         await search(pilot, f"suite={metadata['suite']} kind=idle")
         await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [idle["thread_id"]], what="metadata")
@@ -285,7 +295,7 @@ async def test_rename_copy_and_delete_with_confirmation(server_url):
         await pilot.press("y")
         await wait_for(pilot, lambda: len(threads.threads) == 1, what="delete")
         assert threads.threads[0].thread_id == copy.thread_id
-        with pytest.raises(Exception):
+        with pytest.raises(NotFoundError):
             await client.threads.get(thread["thread_id"])
 
 
@@ -338,7 +348,9 @@ async def test_run_options_from_the_schema_reach_the_agent(server_url):
         await open_fresh_thread(pilot, server_url)
         thread_list(app).focus()
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, RunOptionsScreen) and app.screen.query("#option-model_name"))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, RunOptionsScreen) and app.screen.query("#option-model_name")
+        )
         app.screen.query_one("#option-is_plan_mode").value = True
         app.screen.query_one("#option-model_name").value = "demo-large"
         await pilot.press("ctrl+s")
@@ -365,7 +377,9 @@ async def test_the_question_modal_opens_when_the_run_stops_and_option_2_resumes_
         chosen = modal.pending.options[1].label
         await pilot.press("2")
         await wait_for(pilot, lambda: not isinstance(app.screen, HumanInputScreen), what="modal closed")
-        await wait_for(pilot, lambda: any(f"You chose: {chosen}" in t for t in ai_texts(app)), timeout=20, what="final reply")
+        await wait_for(
+            pilot, lambda: any(f"You chose: {chosen}" in t for t in ai_texts(app)), timeout=20, what="final reply"
+        )
 
 
 async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(server_url):
@@ -409,8 +423,12 @@ async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(serv
         # another client (a chat UI: it streams tokens) starts a run after the list loaded:
         # the row still says idle. (A run made with the default "values" mode shows its reply
         # whole, when it ends: too late to cancel.)
-        await client.runs.create(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "slow"}]},
-                                 stream_mode=["values", "messages-tuple"])
+        await client.runs.create(
+            thread["thread_id"],
+            "agent",
+            input={"messages": [{"type": "human", "content": "slow"}]},
+            stream_mode=["values", "messages-tuple"],
+        )
         await wait_for_status(client, thread["thread_id"], "busy")
         threads.focus()
         threads.highlighted = 0
@@ -419,8 +437,11 @@ async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(serv
         await wait_for(pilot, lambda: any(len(t) > 20 for t in ai_texts(app)), what="the live reply")
         assert not any("did not work" in t for t in ai_texts(app)), "(the reply is still streaming)"
         await pilot.press("ctrl+g")
-        await wait_for(pilot, lambda: isinstance(app.screen, CancelRunScreen),
-                       what=f"the cancel dialog; {[n.message for n in app._notifications]}")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, CancelRunScreen),
+            what=f"the cancel dialog; {[n.message for n in app._notifications]}",
+        )
         await pilot.press("i")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state != "running", what="stopped")
     state = await client.threads.get_state(thread["thread_id"])

@@ -38,12 +38,13 @@ MESSAGES = [
         "type": "ai",
         "id": "p2",
         "content": "",
-        "tool_calls": [{"id": "call_p", "name": "web_search", "args": {"query": "penguin habitat"}, "type": "tool_call"}],
+        "tool_calls": [
+            {"id": "call_p", "name": "web_search", "args": {"query": "penguin habitat"}, "type": "tool_call"}
+        ],
     },
     {"type": "tool", "id": "p3", "tool_call_id": "call_p", "name": "web_search", "content": "Antarctica and islands"},
     {"type": "ai", "id": "p4", "content": "Mostly in the **Southern Hemisphere**."},
 ]
-
 
 
 def make(url: str | None, **settings) -> ThreadbenchApp:
@@ -111,7 +112,9 @@ def sample_thread() -> tuple[ThreadSummary, ThreadState, list[ThreadState]]:
         values={"title": "Penguins", "todos": [{"content": "Find sources", "status": "completed"}]},
         messages=[
             ChatMessage(id="1", type="human", text="Where do penguins live?"),
-            ChatMessage(id="2", type="ai", text="", tool_calls=[ToolCall(id="c", name="web_search", args={"q": "```x"})]),
+            ChatMessage(
+                id="2", type="ai", text="", tool_calls=[ToolCall(id="c", name="web_search", args={"q": "```x"})]
+            ),
             ChatMessage(id="3", type="tool", name="web_search", text="Antarctica", status="error"),
             ChatMessage(id="4", type="ai", text="Mostly **south**.", reasoning="think"),
         ],
@@ -126,9 +129,19 @@ def test_markdown_export_has_the_conversation_state_and_history():
     summary, state, history = sample_thread()
     text = thread_markdown(summary, state, history)
     assert text.startswith("# Penguins\n")
-    for piece in ("### Human", "Where do penguins live?", "**Tool call** `web_search`", "### Tool · web_search (error)",
-                  "Antarctica", "Mostly **south**.", "> **Reasoning**", "## State", "Find sources",
-                  "## History (2 checkpoints, newest first)", "`cp-1`"):
+    for piece in (
+        "### Human",
+        "Where do penguins live?",
+        "**Tool call** `web_search`",
+        "### Tool · web_search (error)",
+        "Antarctica",
+        "Mostly **south**.",
+        "> **Reasoning**",
+        "## State",
+        "Find sources",
+        "## History (2 checkpoints, newest first)",
+        "`cp-1`",
+    ):
         assert piece in text, piece
     assert "````json" in text  # the fence outgrows the backticks inside the args
     without = thread_markdown(summary, state, None, include_state=False)
@@ -216,7 +229,9 @@ async def test_the_palette_finds_a_thread_by_title_and_opens_it(server_url):
         assert palette_prompts(app)[0].startswith("Open thread: Palette beta thread")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id == ids[1])
-        await wait_for(pilot, lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == ids[1])
+        await wait_for(
+            pilot, lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == ids[1]
+        )
         assert app.screen.query_one(ThreadList).highlighted_thread_id == ids[1]
 
 
@@ -280,8 +295,14 @@ async def test_export_writes_markdown_and_json_with_history(server_url, tmp_path
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: (tmp_path / "thread.md").exists(), what="the Markdown file")
         markdown = (tmp_path / "thread.md").read_text()
-        for piece in ("# Export me please", "Where do penguins live?", "web_search", "Antarctica and islands",
-                      "Mostly in the **Southern Hemisphere**.", "## State"):
+        for piece in (
+            "# Export me please",
+            "Where do penguins live?",
+            "web_search",
+            "Antarctica and islands",
+            "Mostly in the **Southern Hemisphere**.",
+            "## State",
+        ):
             assert piece in markdown, piece
         # JSON with the history
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
@@ -367,7 +388,9 @@ async def test_a_failed_switch_keeps_the_connection_and_says_why(server_url):
         app.screen.query_one("#connection-url", Input).value = f"http://127.0.0.1:{free_port()}"
         app.screen.query_one("#connection-key", Input).value = "typed-secret-key"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any("Cannot connect" in str(n.message) for n in app._notifications), what="the error")
+        await wait_for(
+            pilot, lambda: any("Cannot connect" in str(n.message) for n in app._notifications), what="the error"
+        )
         assert app.backend is backend and app.screen is screen
     log_text = (app.settings.data_dir / "threadbench.log").read_text()
     assert "cannot connect to http://127.0.0.1:" in log_text  # logged, with the URL only

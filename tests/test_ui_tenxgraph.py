@@ -25,13 +25,14 @@ async def seed_thread(url: str, text: str) -> str:
     backend = TenXGraphBackend(url)
     thread_id = f"tb-{uuid.uuid4().hex[:8]}"
     try:
-        request = RunRequest(input={"messages": [{"role": "user", "content": text}]}, stream_modes=["values", "updates"])
+        request = RunRequest(
+            input={"messages": [{"role": "user", "content": text}]}, stream_modes=["values", "updates"]
+        )
         async for _ in backend.stream_run(thread_id, request):
             pass
     finally:
         await backend.close()
     return thread_id
-
 
 
 async def open_10x(pilot, thread_id: str) -> None:
@@ -97,7 +98,14 @@ async def test_clear_state_and_delete_a_logged_message_on_10xgraph(tenxgraph_url
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, MessageLogScreen) and not any("a logged note" in m.text for m in app.screen.messages), what="deleted")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, MessageLogScreen)
+                and not any("a logged note" in m.text for m in app.screen.messages)
+            ),
+            what="deleted",
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, MessageLogScreen))
 
@@ -106,7 +114,9 @@ async def test_clear_state_and_delete_a_logged_message_on_10xgraph(tenxgraph_url
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
-        await wait_for(pilot, lambda: app.screen.thread_state is not None and not app.screen.thread_state.messages, what="cleared")
+        await wait_for(
+            pilot, lambda: app.screen.thread_state is not None and not app.screen.thread_state.messages, what="cleared"
+        )
     remaining = await backend.list_messages(thread_id)
     assert not any("a logged note" in m.text for m in remaining)
     await backend.close()

@@ -34,11 +34,16 @@ async def open_it(pilot, url: str, thread_id: str) -> None:
     if app.screen.thread_id != thread_id:
         threads.highlighted = 0
     inspector = app.screen.query_one(Inspector)
-    await wait_for(pilot, lambda: app.screen.thread_id == thread_id and len(inspector.timeline.checkpoints) > 5, what="history")
+    await wait_for(
+        pilot, lambda: app.screen.thread_id == thread_id and len(inspector.timeline.checkpoints) > 5, what="history"
+    )
 
 
 def chat_texts(app) -> list[str]:
-    return [view.message.text or getattr(getattr(view, "markdown", None), "text", "") for view in app.screen.query(".message")]
+    return [
+        view.message.text or getattr(getattr(view, "markdown", None), "text", "")
+        for view in app.screen.query(".message")
+    ]
 
 
 async def test_step_back_read_the_past_fork_and_replay(server_url):
@@ -79,7 +84,11 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
         assert state["values"]["title"] == "Forked title"
         assert state["parent_checkpoint"]["checkpoint_id"] == past.checkpoint_id
         assert [m["content"] for m in state["values"]["messages"] if m["type"] == "human"] == ["hello", "tell me more"]
-        await wait_for(pilot, lambda: inspector.timeline.checkpoints and inspector.timeline.checkpoints[0].title == "Forked title", what="timeline head")
+        await wait_for(
+            pilot,
+            lambda: inspector.timeline.checkpoints and inspector.timeline.checkpoints[0].title == "Forked title",
+            what="timeline head",
+        )
 
         # replay from an older checkpoint: the run streams into the chat
         await pilot.press("left_square_bracket", "left_square_bracket")
@@ -119,11 +128,19 @@ async def test_the_past_view_notice_stays_in_view_while_a_long_past_chat_scrolls
     thread = await client.threads.create(metadata=metadata, graph_id="agent")
     thread_id = thread["thread_id"]
     for turn in range(2):  # two checkpoints of 30 messages each: the past one fills screens too
-        await client.threads.update_state(thread_id, {"messages": [
-            {"type": "human" if n % 2 == 0 else "ai", "content": f"turn {turn} message {n}\n\nwith a second paragraph",
-             "id": f"m-{turn}-{n}"}
-            for n in range(30)
-        ]})
+        await client.threads.update_state(
+            thread_id,
+            {
+                "messages": [
+                    {
+                        "type": "human" if n % 2 == 0 else "ai",
+                        "content": f"turn {turn} message {n}\n\nwith a second paragraph",
+                        "id": f"m-{turn}-{n}",
+                    }
+                    for n in range(30)
+                ]
+            },
+        )
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)

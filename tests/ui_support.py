@@ -6,14 +6,14 @@ import asyncio
 import tempfile
 import uuid
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
 
 # Earlier than any timestamp the server writes, so every relative time reads "now".
-FIXED_NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+FIXED_NOW = datetime(2026, 1, 1, tzinfo=UTC)
 TERMINAL = (140, 40)
 
 
@@ -21,11 +21,12 @@ def make_app(url: str, data_dir: Path | None = None, *, assistant: str = "agent"
     """`assistant`: the user's pick for every run, as the config file's [run_options] gives
     it (the test server runs a dozen graphs; most tests talk to the demo agent). "" leaves
     each run on its thread's own graph."""
-    settings = Settings(url=url, data_dir=data_dir or Path(tempfile.mkdtemp(prefix="tb-ui-")),
-                        run_options={"assistant_id": assistant} if assistant else {})
-    return ThreadbenchApp(
-        settings, backend_kind="langgraph", clock=lambda: FIXED_NOW, monotonic=lambda: 0.0, **kwargs
+    settings = Settings(
+        url=url,
+        data_dir=data_dir or Path(tempfile.mkdtemp(prefix="tb-ui-")),
+        run_options={"assistant_id": assistant} if assistant else {},
     )
+    return ThreadbenchApp(settings, backend_kind="langgraph", clock=lambda: FIXED_NOW, monotonic=lambda: 0.0, **kwargs)
 
 
 def make_snapshot_app(url: str):
@@ -76,7 +77,6 @@ def screen_text(app) -> str:
     return "\n".join(parts)
 
 
-
 class StableCheckpointIds:
     """The real backend, with the server's time-based checkpoint ids replaced by ids made
     from the thread and step, and its times by FIXED_NOW, so snapshots are the same every run. Everything else is
@@ -92,7 +92,11 @@ class StableCheckpointIds:
     @staticmethod
     def _stable(state):
         step = state.step if state.step is not None else "x"
-        ids = {"checkpoint_id": f"{state.thread_id[-4:]}-step-{step}", "parent_checkpoint_id": "", "created_at": FIXED_NOW}
+        ids = {
+            "checkpoint_id": f"{state.thread_id[-4:]}-step-{step}",
+            "parent_checkpoint_id": "",
+            "created_at": FIXED_NOW,
+        }
         return state.model_copy(update=ids)
 
     async def get_state(self, thread_id, checkpoint_id=None):
@@ -132,8 +136,11 @@ async def send_in_new_thread(pilot, text: str) -> None:
     await pilot.press("n")
     await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the new-thread dialog")
     await pilot.press("ctrl+s")
-    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None,
-                   what="the new thread open")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None,
+        what="the new thread open",
+    )
     app.screen.query_one(Composer).focus()
     await pilot.press(*text, "enter")
 

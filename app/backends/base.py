@@ -120,9 +120,7 @@ class Backend(Protocol):
 
     # state and history
     async def get_state(self, thread_id: str, checkpoint_id: str | None = None) -> ThreadState: ...
-    async def get_history(
-        self, thread_id: str, *, limit: int = 20, before: str | None = None
-    ) -> list[ThreadState]: ...
+    async def get_history(self, thread_id: str, *, limit: int = 20, before: str | None = None) -> list[ThreadState]: ...
     async def update_state(
         self,
         thread_id: str,
@@ -140,6 +138,7 @@ class Backend(Protocol):
     ) -> AsyncIterator[RunEvent]: ...
     async def active_run(self, thread_id: str) -> str | None:
         """The id of the run in progress on this thread, if any."""
+
     async def cancel_run(self, thread_id: str, run_id: str, action: str = "interrupt") -> None: ...
 
     # assistants and graphs
@@ -153,7 +152,6 @@ class ListsGraphs(Protocol):
     """A server that names its graphs even when its auth hides the assistants."""
 
     async def registered_graphs(self) -> list[str]: ...
-
 
 
 # --- optional capabilities: `isinstance(backend, ClearsState)` says whether a server has one ---

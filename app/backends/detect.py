@@ -29,8 +29,12 @@ if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the a
 BackendKind = Literal["langgraph", "10xgraph", "deerflow-gateway"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph", "deerflow-gateway")
 _ALIASES = {
-    "langgraph": "langgraph", "10xgraph": "10xgraph", "tenxgraph": "10xgraph",
-    "deerflow-gateway": "deerflow-gateway", "deer-flow-gateway": "deerflow-gateway", "gateway": "deerflow-gateway",
+    "langgraph": "langgraph",
+    "10xgraph": "10xgraph",
+    "tenxgraph": "10xgraph",
+    "deerflow-gateway": "deerflow-gateway",
+    "deer-flow-gateway": "deerflow-gateway",
+    "gateway": "deerflow-gateway",
 }
 NO_THREAD = "00000000-0000-0000-0000-000000000000"
 """A thread id nobody has: reading it shows whether the server wants a session."""
@@ -59,11 +63,7 @@ async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) 
 
 
 def _is_tenx_envelope(body: Any) -> bool:
-    return (
-        isinstance(body, dict)
-        and ("data" in body or "error" in body)
-        and isinstance(body.get("metadata"), dict)
-    )
+    return isinstance(body, dict) and ("data" in body or "error" in body) and isinstance(body.get("metadata"), dict)
 
 
 async def detect_backend_kind(
@@ -94,23 +94,13 @@ async def detect_backend_kind(
             _probe(client, f"/threads/{NO_THREAD}", {"x-api-key": api_key} if api_key else {}),
         )
     _check_session(base, thread)
-    if (
-        ping is not None
-        and ping[0] == 200
-        and _is_tenx_envelope(ping[1])
-        and ping[1].get("data") == "pong"
-    ):
+    if ping is not None and ping[0] == 200 and _is_tenx_envelope(ping[1]) and ping[1].get("data") == "pong":
         return "10xgraph"
     if graph is not None and graph[0] in (200, 401, 403) and _is_tenx_envelope(graph[1]):
         return "10xgraph"
     if ok is not None and ok[0] == 200 and isinstance(ok[1], dict) and ok[1].get("ok") is True:
         return "langgraph"
-    if (
-        info is not None
-        and info[0] == 200
-        and isinstance(info[1], dict)
-        and not _is_tenx_envelope(info[1])
-    ):
+    if info is not None and info[0] == 200 and isinstance(info[1], dict) and not _is_tenx_envelope(info[1]):
         return "langgraph"
     if (
         health is not None
@@ -150,9 +140,7 @@ def _check_key(api_key: str | None) -> None:
         raise Invalid(f"The API key {problem}.", hint="Type or paste it again.")
 
 
-def make_backend(
-    kind: str, url: str, api_key: str | None = None, credentials: Credentials | None = None
-) -> Backend:
+def make_backend(kind: str, url: str, api_key: str | None = None, credentials: Credentials | None = None) -> Backend:
     """The backend for `kind` (one of KINDS) at `url`, logging in with `credentials` if
     given; raises Invalid for a key that cannot be sent in a header (instead of an encoding
     error on the first request)."""

@@ -91,9 +91,12 @@ def graph_info(nodes: Iterable[Any], edges: Iterable[Any]) -> GraphInfo:
         if not isinstance(edge, dict) or edge.get("source") is None or edge.get("target") is None:
             continue
         label = edge.get("data")
-        graph_edges.append(GraphEdge(
-            source=str(edge["source"]), target=str(edge["target"]),
-            conditional=bool(edge.get("conditional")),
-            label=label if isinstance(label, str) else "",
-        ))
+        graph_edges.append(
+            GraphEdge(
+                source=str(edge["source"]),
+                target=str(edge["target"]),
+                conditional=bool(edge.get("conditional")),
+                label=label if isinstance(label, str) else "",
+            )
+        )
     return GraphInfo(nodes=graph_nodes, edges=graph_edges)

@@ -65,7 +65,7 @@ def graph_config(graph: str | None = None, config: Path | None = None) -> dict:
         config = config.resolve()
         data = json.loads(config.read_text())
         if not isinstance(data.get("graphs"), dict) or not data["graphs"]:
-            raise LaunchError(f"{config} has no \"graphs\" section.")
+            raise LaunchError(f'{config} has no "graphs" section.')
         return absolute_paths(data, config.parent)
     if graph is not None:
         path, sep, attr = graph.rpartition(":")
@@ -158,9 +158,7 @@ class EmbeddedServer:
     def server_dir(self) -> Path:
         """One folder (and so one set of threads) per served graph configuration."""
         spec = json.dumps(graph_config(self.graph, self.config)["graphs"], sort_keys=True)
-        name = "demo" if self.graph is None and self.config is None else hashlib.sha1(
-            spec.encode()
-        ).hexdigest()[:12]
+        name = "demo" if self.graph is None and self.config is None else hashlib.sha1(spec.encode()).hexdigest()[:12]
         return self.data_dir / "servers" / name
 
     @property
@@ -184,10 +182,15 @@ class EmbeddedServer:
         self._log_start = self.log_path.stat().st_size
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "threadbench.embedded.serve",
-                "--parent-pid", str(os.getpid()),
-                "--config", str(config_path),
-                "--port", str(self.port),
+                sys.executable,
+                "-m",
+                "threadbench.embedded.serve",
+                "--parent-pid",
+                str(os.getpid()),
+                "--config",
+                str(config_path),
+                "--port",
+                str(self.port),
             ],
             cwd=server_dir,
             env=env,
@@ -223,8 +226,7 @@ class EmbeddedServer:
             time.sleep(0.1)
         self.stop()
         raise LaunchError(
-            f"The embedded server did not answer on port {self.port} within {timeout:.0f} s. "
-            f"Its log: {self.log_path}"
+            f"The embedded server did not answer on port {self.port} within {timeout:.0f} s. Its log: {self.log_path}"
         )
 
     def stop(self, timeout: float = 8.0) -> None:

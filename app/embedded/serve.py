@@ -47,10 +47,17 @@ def keep_persistence_off() -> None:
 
 def dev_arguments(config: str, port: int) -> list[str]:
     return [
-        "dev", "--no-browser", "--no-reload",
-        "--host", "127.0.0.1", "--port", str(port),
-        "--config", config,
-        "--n-jobs-per-worker", "10",
+        "dev",
+        "--no-browser",
+        "--no-reload",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--config",
+        config,
+        "--n-jobs-per-worker",
+        "10",
     ]
 
 

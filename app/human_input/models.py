@@ -23,6 +23,7 @@ def is_field_type(value: object) -> TypeGuard[FieldType]:
     """Whether `value` names one of the form field types."""
     return value in FIELD_TYPES
 
+
 CLARIFICATION_KINDS = {
     "missing_info": "missing info",
     "ambiguous_requirement": "ambiguous requirement",

@@ -84,6 +84,7 @@ def answer_submitter(
     them into the chat) and returns None, so the modal closes. If the server refuses, it
     returns the reason and the modal stays open with the answer as typed.
     """
+
     async def submit(pending: PendingInput, response: HumanResponse) -> str | None:
         try:
             events = await submit_answer(

@@ -83,7 +83,7 @@ def parse_args_json(text: str, name: str = "") -> dict[str, Any]:
             f"The arguments{where} are not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
         ) from None
     if not isinstance(value, dict):
-        raise AnswerError(f"The arguments{where} must be a JSON object, like {{\"path\": \"notes.md\"}}.")
+        raise AnswerError(f'The arguments{where} must be a JSON object, like {{"path": "notes.md"}}.')
     return value
 
 
@@ -91,7 +91,7 @@ def parse_generic(text: str) -> Any:
     """A generic interrupt's answer: the JSON value typed, or else the text itself."""
     stripped = text.strip()
     if not stripped:
-        raise AnswerError("Type an answer: JSON (like {\"ok\": true} or null) or plain text.")
+        raise AnswerError('Type an answer: JSON (like {"ok": true} or null) or plain text.')
     try:
         return json.loads(stripped)
     except ValueError:

@@ -13,7 +13,7 @@ import contextlib
 import importlib
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import ClassVar
 
 from rich.text import Text
@@ -65,21 +65,39 @@ class ThreadbenchApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Help: every key"),
         Binding(
-            "ctrl+p", "command_palette", "palette", show=False, priority=True, id="app.palette",
+            "ctrl+p",
+            "command_palette",
+            "palette",
+            show=False,
+            priority=True,
+            id="app.palette",
             tooltip="Command palette: threads and actions",
         ),
         Binding("ctrl+o", "connect", "Connect", show=False, id="app.connect", tooltip="Connect to another server"),
         Binding(
-            "ctrl+s", "export_thread", "Export", show=False, id="threadbench.export",
+            "ctrl+s",
+            "export_thread",
+            "Export",
+            show=False,
+            id="threadbench.export",
             tooltip="Export the thread to Markdown or JSON",
         ),
         Binding("ctrl+t", "change_theme", "Theme", show=False, id="app.theme", tooltip="Change the theme (remembered)"),
         Binding(
-            "f4", "edit_in_editor", "Edit in $EDITOR", show=False, priority=True, id="app.editor",
+            "f4",
+            "edit_in_editor",
+            "Edit in $EDITOR",
+            show=False,
+            priority=True,
+            id="app.editor",
             tooltip="Edit the focused text box in $EDITOR",
         ),
         Binding(
-            "y", "copy_reply", "Copy reply", show=False, id="app.copy_reply",
+            "y",
+            "copy_reply",
+            "Copy reply",
+            show=False,
+            id="app.copy_reply",
             tooltip="Copy the last reply to the clipboard",
         ),
     ]
@@ -96,7 +114,7 @@ class ThreadbenchApp(App[None]):
         super().__init__()
         self.settings = settings
         self.backend_kind = backend_kind
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.monotonic = monotonic
         self._wrap_backend = wrap_backend or (lambda backend: backend)
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
@@ -119,7 +137,8 @@ class ThreadbenchApp(App[None]):
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
-            settings.data_dir, settings.debug,
+            settings.data_dir,
+            settings.debug,
             secrets=[settings.effective_api_key() or "", settings.effective_password() or ""],
         )
 
@@ -156,9 +175,7 @@ class ThreadbenchApp(App[None]):
         self.apply_config()
         self.set_timer(WARM_UP_AFTER, self.warm_up)
         if self.settings.embedded:
-            self.server = EmbeddedServer(
-                self.settings.data_dir, graph=self.settings.graph, config=self.settings.config
-            )
+            self.server = EmbeddedServer(self.settings.data_dir, graph=self.settings.graph, config=self.settings.config)
             self.starting_text = "starting embedded server…"
             try:
                 self.server.start()
@@ -255,7 +272,9 @@ class ThreadbenchApp(App[None]):
                 self._server_restarts += 1
                 self.notify(
                     f"The embedded server keeps stopping; not restarting it again. Its log: {server.log_path}",
-                    severity="error", timeout=30, markup=False,
+                    severity="error",
+                    timeout=30,
+                    markup=False,
                 )
             return
         self._server_restarts += 1
@@ -263,7 +282,9 @@ class ThreadbenchApp(App[None]):
         self.notify(
             f"The embedded server stopped (status {status}): restarting it "
             f"({self._server_restarts} of {MAX_SERVER_RESTARTS}). Your threads are kept.",
-            severity="warning", timeout=8, markup=False,
+            severity="warning",
+            timeout=8,
+            markup=False,
         )
         try:
             server.start()  # the same port, so the backend's URL stays right
@@ -282,7 +303,11 @@ class ThreadbenchApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.collector.input_seen()
-            if isinstance(event, events.Key) and event.time < self._dialog_since and isinstance(self.screen, ModalScreen):
+            if (
+                isinstance(event, events.Key)
+                and event.time < self._dialog_since
+                and isinstance(self.screen, ModalScreen)
+            ):
                 return  # typed before the dialog opened (the key that opened it, say): not an answer
         await super().on_event(event)
 
@@ -353,8 +378,11 @@ class ThreadbenchApp(App[None]):
         if connection is not None:
             self.run_worker(
                 self.switch_server(
-                    connection.url, connection.api_key, connection.kind,
-                    profile=connection.profile, credentials=connection.credentials,
+                    connection.url,
+                    connection.api_key,
+                    connection.kind,
+                    profile=connection.profile,
+                    credentials=connection.credentials,
                 ),
                 group="connect",
                 exclusive=True,
@@ -493,9 +521,7 @@ class ThreadbenchApp(App[None]):
         elif isinstance(widget, Input) and not widget.password:
             text, suffix = widget.value, ".txt"
         else:
-            self.notify(
-                "Focus a text box first: the composer (i), the state editor, an answer.", timeout=3
-            )
+            self.notify("Focus a text box first: the composer (i), the state editor, an answer.", timeout=3)
             return
         try:
             edited = edit_in_editor(self, text, suffix)

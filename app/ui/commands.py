@@ -38,7 +38,7 @@ MAX_MESSAGE_HITS = 100
 SKIP_ACTIONS = {"command_palette", "app.command_palette"}
 
 
-def open_thread(main: "MainScreen", summary: ThreadSummary) -> None:
+def open_thread(main: MainScreen, summary: ThreadSummary) -> None:
     """Show `summary` in the main screen: highlight it (adding it to the list if the list has
     not loaded it), open it and go to the composer."""
     jump = getattr(main, "jump_to_thread", None)
@@ -179,9 +179,13 @@ class ThreadbenchCommands(Provider):
                 )
         loaded = self._threads()
         known = {t.thread_id for t in loaded}
-        for thread in loaded[:MAX_THREAD_HITS * 5]:
+        for thread in loaded[: MAX_THREAD_HITS * 5]:
             label = thread_label(thread)
-            score = 1.0 if thread.thread_id.startswith(query.strip().lower()) and len(query.strip()) >= 4 else matcher.match(label)
+            score = (
+                1.0
+                if thread.thread_id.startswith(query.strip().lower()) and len(query.strip()) >= 4
+                else matcher.match(label)
+            )
             if score > 0:
                 yield Hit(score, matcher.highlight(label), partial(self._open, thread), text=label)
         for label, text in self._messages():
@@ -189,7 +193,9 @@ class ThreadbenchCommands(Provider):
                 yield Hit(score * 0.8, matcher.highlight(label), partial(self._copy, text), text=label)
         async for thread in self._server_threads(query.strip().lower(), known):
             label = thread_label(thread)
-            yield Hit(1.0, matcher.highlight(label), partial(self._open, thread), text=label, help="found on the server")
+            yield Hit(
+                1.0, matcher.highlight(label), partial(self._open, thread), text=label, help="found on the server"
+            )
 
     async def _server_threads(self, query: str, known: set[str]):
         """Threads whose id is `query` (or starts with it) that the list has not loaded."""

@@ -61,6 +61,4 @@ def _run(command: list[str], path: Path, **kwargs) -> int:
     try:
         return subprocess.run([*command, str(path)], check=False, **kwargs).returncode
     except FileNotFoundError:
-        raise EditorError(
-            f"No editor {command[0]!r}: set $VISUAL or $EDITOR (for example EDITOR=nano)."
-        ) from None
+        raise EditorError(f"No editor {command[0]!r}: set $VISUAL or $EDITOR (for example EDITOR=nano).") from None

@@ -8,7 +8,7 @@ ANSI or OSC escape in a message shows literally instead of driving the terminal.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from textual.content import Content
@@ -45,7 +45,7 @@ def relative_time(moment: datetime | None, now: datetime) -> str:
     if moment is None:
         return ""
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     seconds = max(0, int((now - moment).total_seconds()))
     for size, unit in ((86400 * 365, "y"), (86400 * 30, "mo"), (86400, "d"), (3600, "h"), (60, "m")):
         if seconds >= size:

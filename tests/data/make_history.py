@@ -61,14 +61,10 @@ async def capture(url: str) -> None:
     await run(client, tid, "plan a report about penguins")
     await run(client, tid, "upload hello")
     history = await full_history(client, tid)
-    inputs = sorted(
-        (h for h in history if h["metadata"].get("source") == "input"), key=lambda h: h["metadata"]["step"]
-    )
+    inputs = sorted((h for h in history if h["metadata"].get("source") == "input"), key=lambda h: h["metadata"]["step"])
     end_of_turn_one = inputs[1]["parent_checkpoint_id"]
     # A fork by update_state: go back to where the tools had written the todos and change one.
-    todos_written = min(
-        (h for h in history if h["values"].get("todos")), key=lambda h: h["metadata"]["step"]
-    )
+    todos_written = min((h for h in history if h["values"].get("todos")), key=lambda h: h["metadata"]["step"])
     todos = [dict(todo) for todo in todos_written["values"]["todos"]]
     todos[1]["status"] = "completed"
     await client.threads.update_state(

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.types import Command, interrupt
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # served through a link: find the siblings
 from human_input_graphs import _format_clarification, _human_input_payload, _text  # noqa: E402
@@ -46,8 +46,9 @@ def lead_intake(state: LeadState) -> dict:
     update: list[Any] = [
         RemoveMessage(id=last.id),
         HumanMessage(id=f"{last.id}__user", content=last.content, additional_kwargs=last.additional_kwargs),
-        HumanMessage(id=last.id, content="<system-reminder>be brief</system-reminder>",
-                     additional_kwargs={"hide_from_ui": True}),
+        HumanMessage(
+            id=last.id, content="<system-reminder>be brief</system-reminder>", additional_kwargs={"hide_from_ui": True}
+        ),
     ]
     result: dict[str, Any] = {"messages": update}
     if not state.get("title"):
@@ -56,7 +57,9 @@ def lead_intake(state: LeadState) -> dict:
 
 
 def lead_model(state: LeadState) -> dict:
-    humans = [m for m in state["messages"] if isinstance(m, HumanMessage) and not _text(m).startswith("<system-reminder>")]
+    humans = [
+        m for m in state["messages"] if isinstance(m, HumanMessage) and not _text(m).startswith("<system-reminder>")
+    ]
     last = humans[-1] if humans else None  # (DeerFlow's answer to a clarification is hidden from its UI)
     response = last.additional_kwargs.get("human_input_response") if last is not None else None
     if isinstance(response, dict):
@@ -64,8 +67,11 @@ def lead_model(state: LeadState) -> dict:
     text = _text(last) if last is not None else ""
     if "clarify" in text.lower():
         call_id = f"call_{len(state['messages'])}"
-        return {"messages": [AIMessage(content="", tool_calls=[
-            {"name": "ask_clarification", "args": LEAD_QUESTION, "id": call_id}])]}
+        return {
+            "messages": [
+                AIMessage(content="", tool_calls=[{"name": "ask_clarification", "args": LEAD_QUESTION, "id": call_id}])
+            ]
+        }
     return {"messages": [AIMessage(content=f"Lead agent here. You said: {text}")]}
 
 
@@ -73,8 +79,11 @@ def lead_tools(state: LeadState) -> Command:
     call = state["messages"][-1].tool_calls[0]
     request_id = f"clarification:{call['id']}"
     message = ToolMessage(
-        id=request_id, content=_format_clarification(call["args"]), tool_call_id=call["id"],
-        name="ask_clarification", artifact={"human_input": _human_input_payload(call["args"], call["id"], request_id)},
+        id=request_id,
+        content=_format_clarification(call["args"]),
+        tool_call_id=call["id"],
+        name="ask_clarification",
+        artifact={"human_input": _human_input_payload(call["args"], call["id"], request_id)},
     )
     return Command(update={"messages": [message]}, goto=END)
 
@@ -103,10 +112,12 @@ def support_reply(state: SupportState) -> dict:
     text = _text(state["messages"][-1])
     ticket = {"opened_by": "support_bot", "turns": len(state["messages"])}
     if "approve" in text.lower():
-        choice = interrupt({
-            "question": "Refund the customer?",
-            "options": ["Refund in full", "Refund half", "No refund"],
-        })
+        choice = interrupt(
+            {
+                "question": "Refund the customer?",
+                "options": ["Refund in full", "Refund half", "No refund"],
+            }
+        )
         return {"messages": [AIMessage(content=f"Done: {choice}.")], "ticket": ticket}
     return {"messages": [AIMessage(content=f"Support here. You said: {text}")], "ticket": ticket}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Iterator
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
@@ -25,7 +25,7 @@ from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.types import interrupt
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 
 class ScriptedModel(BaseChatModel):
@@ -70,12 +70,17 @@ class ScriptedModel(BaseChatModel):
         for index, call in enumerate(reply.tool_calls):
             args = str(call["args"]).replace("'", '"')
             half = len(args) // 2
-            chunks.append(AIMessageChunk(content="", tool_call_chunks=[
-                {"index": index, "id": call["id"], "name": call["name"], "args": args[:half]}
-            ]))
-            chunks.append(AIMessageChunk(content="", tool_call_chunks=[
-                {"index": index, "id": None, "name": None, "args": args[half:]}
-            ]))
+            chunks.append(
+                AIMessageChunk(
+                    content="",
+                    tool_call_chunks=[{"index": index, "id": call["id"], "name": call["name"], "args": args[:half]}],
+                )
+            )
+            chunks.append(
+                AIMessageChunk(
+                    content="", tool_call_chunks=[{"index": index, "id": None, "name": None, "args": args[half:]}]
+                )
+            )
         chunks[-1].chunk_position = "last"
         for chunk in chunks:
             generation = ChatGenerationChunk(message=chunk)

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import json
 import operator
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.types import Command, Send, interrupt
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 
 class MessagesState(TypedDict):
@@ -93,7 +93,7 @@ HITL_REQUEST = {
 def hitl_node(state: MessagesState) -> dict:
     response = interrupt(HITL_REQUEST)
     lines = []
-    for request, decision in zip(HITL_REQUEST["action_requests"], response["decisions"]):
+    for request, decision in zip(HITL_REQUEST["action_requests"], response["decisions"], strict=True):
         kind = decision["type"]
         if kind == "edit":
             lines.append(f"{request['name']}: edit {json.dumps(decision['edited_action']['args'], sort_keys=True)}")
@@ -223,7 +223,11 @@ def _human_input_payload(args: dict[str, Any], tool_call_id: str, request_id: st
 def _format_clarification(args: dict[str, Any]) -> str:
     """As ClarificationMiddleware._format_clarification_message renders it."""
     icon = TYPE_ICONS.get(str(args.get("clarification_type", "missing_info")), "❓")
-    parts = [f"{icon} {args['context']}", f"\n{args['question']}"] if args.get("context") else [f"{icon} {args['question']}"]
+    parts = (
+        [f"{icon} {args['context']}", f"\n{args['question']}"]
+        if args.get("context")
+        else [f"{icon} {args['question']}"]
+    )
     fields = _normalize_fields(args.get("fields") or [])
     if fields:
         parts.append("")
@@ -251,7 +255,10 @@ def deerflow_model(state: MessagesState) -> dict:
     call_id = f"call_{len(messages)}"
     return {
         "messages": [
-            AIMessage(content="I need one detail first.", tool_calls=[{"name": "ask_clarification", "args": args, "id": call_id}])
+            AIMessage(
+                content="I need one detail first.",
+                tool_calls=[{"name": "ask_clarification", "args": args, "id": call_id}],
+            )
         ]
     }
 
@@ -328,7 +335,9 @@ GENERIC_VALUE = {"kind": "budget_check", "limits": [10, 20], "note": "Send a num
 
 def generic_node(state: MessagesState) -> dict:
     answer = interrupt(GENERIC_VALUE)
-    return {"messages": [AIMessage(content=f"Resumed with {json.dumps(answer, sort_keys=True)} ({type(answer).__name__}).")]}
+    return {
+        "messages": [AIMessage(content=f"Resumed with {json.dumps(answer, sort_keys=True)} ({type(answer).__name__}).")]
+    }
 
 
 _generic = StateGraph(MessagesState)

@@ -97,7 +97,8 @@ class GatewayBackend(LangGraphBackend):
                 found.append(await self.get_thread(thread_id))
         metadata = self._metadata_filter(query)
         found = [
-            thread for thread in found
+            thread
+            for thread in found
             if query.status in (None, "unknown", thread.status)
             and all(thread.metadata.get(key) == value for key, value in metadata.items())
         ]
@@ -137,9 +138,7 @@ class GatewayBackend(LangGraphBackend):
             raise Invalid(f"{NAME} cannot read the state of a past checkpoint.")
         return await super().get_state(thread_id)
 
-    async def get_history(
-        self, thread_id: str, *, limit: int = 20, before: str | None = None
-    ) -> list[ThreadState]:
+    async def get_history(self, thread_id: str, *, limit: int = 20, before: str | None = None) -> list[ThreadState]:
         return await super().get_history(thread_id, limit=min(limit, HISTORY_LIMIT), before=before)
 
     @staticmethod
@@ -151,10 +150,12 @@ class GatewayBackend(LangGraphBackend):
     def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
         modes = [mode for mode in request.stream_modes if mode in STREAM_MODES] or ["values"]
         strategy = request.multitask_strategy
-        request = request.model_copy(update={
-            "stream_modes": modes,
-            "multitask_strategy": "reject" if strategy in (None, "enqueue") else strategy,
-        })
+        request = request.model_copy(
+            update={
+                "stream_modes": modes,
+                "multitask_strategy": "reject" if strategy in (None, "enqueue") else strategy,
+            }
+        )
         return self._one_run_at_a_time(thread_id, super().stream_run(thread_id, request))
 
     @staticmethod

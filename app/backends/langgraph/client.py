@@ -102,8 +102,14 @@ class LangGraphBackend(Connection):
         # rows with an `extracted` object, so they are read as plain JSON objects.
         if self._extract:
             try:
-                rows = cast("list[dict[str, Any]]", await self._call(doing, lambda c: c.threads.search(
-                    select=THREAD_FIELDS, extract=TITLE_EXTRACT, **kwargs), retry=True))
+                rows = cast(
+                    "list[dict[str, Any]]",
+                    await self._call(
+                        doing,
+                        lambda c: c.threads.search(select=THREAD_FIELDS, extract=TITLE_EXTRACT, **kwargs),
+                        retry=True,
+                    ),
+                )
             except Invalid as err:
                 if "extract" not in str(err):
                     raise  # a bad filter, not a server without `extract`
@@ -112,16 +118,23 @@ class LangGraphBackend(Connection):
                 await self._second_texts(doing, rows)
                 return rows
             self._extract = False
-        return cast("list[dict[str, Any]]", await self._call(doing, lambda c: c.threads.search(
-            select=[*THREAD_FIELDS, "values"], **kwargs), retry=True))
+        return cast(
+            "list[dict[str, Any]]",
+            await self._call(
+                doing, lambda c: c.threads.search(select=[*THREAD_FIELDS, "values"], **kwargs), retry=True
+            ),
+        )
 
     async def _second_texts(self, doing: str, rows: list[dict[str, Any]]) -> None:
         """Fetch message[1]'s text for threads whose first message is not the human's."""
         ids = [row["thread_id"] for row in rows if needs_second_text(row.get("extracted"))]
         if not ids:
             return
-        extra = await self._call(doing, lambda c: c.threads.search(
-            ids=ids, limit=len(ids), select=["thread_id"], extract=SECOND_TEXT_EXTRACT), retry=True)
+        extra = await self._call(
+            doing,
+            lambda c: c.threads.search(ids=ids, limit=len(ids), select=["thread_id"], extract=SECOND_TEXT_EXTRACT),
+            retry=True,
+        )
         texts = {row.get("thread_id"): row.get("extracted") or {} for row in extra}
         for row in rows:
             if row.get("thread_id") in texts and isinstance(row.get("extracted"), dict):
@@ -145,12 +158,17 @@ class LangGraphBackend(Connection):
         status = cast("ServerThreadStatus | None", self._status_filter(query))
         metadata = self._metadata_filter(query) or None
         if query.ids:  # count has no ids filter
-            rows = await self._call("count the threads", lambda c: c.threads.search(
-                ids=query.ids, metadata=metadata, status=status, limit=len(query.ids),
-                select=["thread_id"]), retry=True)
+            rows = await self._call(
+                "count the threads",
+                lambda c: c.threads.search(
+                    ids=query.ids, metadata=metadata, status=status, limit=len(query.ids), select=["thread_id"]
+                ),
+                retry=True,
+            )
             return len(rows)
-        count = await self._call("count the threads", lambda c: c.threads.count(
-            metadata=metadata, status=status), retry=True)
+        count = await self._call(
+            "count the threads", lambda c: c.threads.count(metadata=metadata, status=status), retry=True
+        )
         return count if isinstance(count, int) else None
 
     async def get_thread(self, thread_id: str) -> ThreadSummary:
@@ -169,13 +187,14 @@ class LangGraphBackend(Connection):
         supersteps: list[dict[str, Any]] | None = None,
     ) -> ThreadSummary:
         if thread_id is not None and not is_uuid(thread_id):
-            raise Invalid(
-                f"A thread id must be a UUID (like {uuid.uuid4()}); {thread_id!r} is not one."
-            )
+            raise Invalid(f"A thread id must be a UUID (like {uuid.uuid4()}); {thread_id!r} is not one.")
         steps = _supersteps(supersteps) if supersteps else None
-        thread = await self._call("create the thread", lambda c: c.threads.create(
-            thread_id=thread_id or None, metadata=metadata or None, graph_id=graph_id or None,
-            supersteps=steps))
+        thread = await self._call(
+            "create the thread",
+            lambda c: c.threads.create(
+                thread_id=thread_id or None, metadata=metadata or None, graph_id=graph_id or None, supersteps=steps
+            ),
+        )
         return thread_from_dict(thread)
 
     async def copy_thread(self, thread_id: str) -> ThreadSummary:
@@ -192,8 +211,9 @@ class LangGraphBackend(Connection):
         raise ServerError(f"Could not copy thread {thread_id}: the server did not say what the copy is")
 
     async def update_metadata(self, thread_id: str, metadata: dict[str, Any]) -> ThreadSummary:
-        thread = await self._call(f"update the metadata of thread {thread_id}",
-                                  lambda c: c.threads.update(thread_id, metadata=metadata))
+        thread = await self._call(
+            f"update the metadata of thread {thread_id}", lambda c: c.threads.update(thread_id, metadata=metadata)
+        )
         return thread_from_dict(thread)
 
     async def delete_thread(self, thread_id: str) -> None:
@@ -203,16 +223,18 @@ class LangGraphBackend(Connection):
 
     async def get_state(self, thread_id: str, checkpoint_id: str | None = None) -> ThreadState:
         doing = f"get the state of thread {thread_id}" + (f" at checkpoint {checkpoint_id}" if checkpoint_id else "")
-        state = await self._call(doing, lambda c: c.threads.get_state(
-            thread_id, checkpoint_id=checkpoint_id or None), retry=True)
+        state = await self._call(
+            doing, lambda c: c.threads.get_state(thread_id, checkpoint_id=checkpoint_id or None), retry=True
+        )
         return state_from_dict(state, thread_id)
 
-    async def get_history(
-        self, thread_id: str, *, limit: int = 20, before: str | None = None
-    ) -> list[ThreadState]:
+    async def get_history(self, thread_id: str, *, limit: int = 20, before: str | None = None) -> list[ThreadState]:
         cursor = self._history_cursor(before) if before else None
-        items = await self._call(f"get the history of thread {thread_id}", lambda c: c.threads.get_history(
-            thread_id, limit=limit, before=cursor), retry=True)
+        items = await self._call(
+            f"get the history of thread {thread_id}",
+            lambda c: c.threads.get_history(thread_id, limit=limit, before=cursor),
+            retry=True,
+        )
         # In a thread: a page of checkpoints of a long thread is tens of thousands of
         # messages to read, and the event loop keeps drawing meanwhile.
         return await asyncio.to_thread(lambda: [state_from_dict(item, thread_id) for item in items or []])
@@ -230,8 +252,12 @@ class LangGraphBackend(Connection):
         as_node: str | None = None,
         checkpoint_id: str | None = None,
     ) -> str:
-        reply: object = await self._call(f"update the state of thread {thread_id}", lambda c: c.threads.update_state(
-            thread_id, values, as_node=as_node or None, checkpoint_id=checkpoint_id or None))
+        reply: object = await self._call(
+            f"update the state of thread {thread_id}",
+            lambda c: c.threads.update_state(
+                thread_id, values, as_node=as_node or None, checkpoint_id=checkpoint_id or None
+            ),
+        )
         result = reply if isinstance(reply, dict) else {}
         for found in (
             result.get("checkpoint_id"),
@@ -300,8 +326,11 @@ class LangGraphBackend(Connection):
                 yield event
 
     async def active_run(self, thread_id: str) -> str | None:
-        runs = await self._call(f"list the runs of thread {thread_id}", lambda c: c.runs.list(
-            thread_id, limit=20, select=["run_id", "status"]), retry=True)
+        runs = await self._call(
+            f"list the runs of thread {thread_id}",
+            lambda c: c.runs.list(thread_id, limit=20, select=["run_id", "status"]),
+            retry=True,
+        )
         runs = [run for run in runs or [] if isinstance(run, dict)]
         for status in ("running", "pending"):
             for run in runs:
@@ -311,7 +340,7 @@ class LangGraphBackend(Connection):
 
     async def cancel_run(self, thread_id: str, run_id: str, action: str = "interrupt") -> None:
         if action not in ("interrupt", "rollback"):
-            raise Invalid(f"Cannot cancel with {action!r}: use \"interrupt\" or \"rollback\".")
+            raise Invalid(f'Cannot cancel with {action!r}: use "interrupt" or "rollback".')
         mode: CancelAction = "rollback" if action == "rollback" else "interrupt"
         doing = f"cancel run {run_id}"
         try:
@@ -329,12 +358,14 @@ class LangGraphBackend(Connection):
         assistants = []
         for row in rows if isinstance(rows, list) else []:
             if isinstance(row, dict) and row.get("assistant_id"):
-                assistants.append(Assistant(
-                    assistant_id=str(row["assistant_id"]),
-                    graph_id=str(row.get("graph_id") or ""),
-                    name=str(row.get("name") or ""),
-                    description=str(row.get("description") or ""),
-                ))
+                assistants.append(
+                    Assistant(
+                        assistant_id=str(row["assistant_id"]),
+                        graph_id=str(row.get("graph_id") or ""),
+                        name=str(row.get("name") or ""),
+                        description=str(row.get("description") or ""),
+                    )
+                )
         return assistants
 
     async def registered_graphs(self) -> list[str]:
@@ -354,16 +385,20 @@ class LangGraphBackend(Connection):
         if is_uuid(assistant_id):
             return assistant_id
         if assistant_id not in self._assistant_ids:
-            rows = await self._call(f"find the assistant of graph {assistant_id}", lambda c: c.assistants.search(
-                graph_id=assistant_id, limit=1, sort_by="created_at", sort_order="asc"), retry=True)
+            rows = await self._call(
+                f"find the assistant of graph {assistant_id}",
+                lambda c: c.assistants.search(graph_id=assistant_id, limit=1, sort_by="created_at", sort_order="asc"),
+                retry=True,
+            )
             if not rows:
                 raise NotFound(f"There is no assistant or graph called {assistant_id!r} on the server.")
             self._assistant_ids[assistant_id] = str(rows[0]["assistant_id"])
         return self._assistant_ids[assistant_id]
 
     async def get_graph(self, assistant_id: str, xray: bool = False) -> GraphInfo:
-        graph = await self._call(f"get the graph of {assistant_id}", lambda c: c.assistants.get_graph(
-            assistant_id, xray=xray), retry=True)
+        graph = await self._call(
+            f"get the graph of {assistant_id}", lambda c: c.assistants.get_graph(assistant_id, xray=xray), retry=True
+        )
         graph = graph if isinstance(graph, dict) else {}
         return graph_info(graph.get("nodes") or [], graph.get("edges") or [])
 
@@ -378,14 +413,18 @@ class LangGraphBackend(Connection):
 def _supersteps(supersteps: Any) -> list[dict[str, Any]]:
     """Supersteps in the shape the SDK indexes ({"updates": [{values, command, as_node}]})."""
     if not isinstance(supersteps, list):
-        raise Invalid("Supersteps must be a list of {\"updates\": [{\"values\": ..., \"as_node\": ...}]}.")
+        raise Invalid('Supersteps must be a list of {"updates": [{"values": ..., "as_node": ...}]}.')
     steps = []
     for number, step in enumerate(supersteps, 1):
         updates = step.get("updates") if isinstance(step, dict) else None
         if not isinstance(updates, list) or not all(isinstance(u, dict) for u in updates):
-            raise Invalid(f"Superstep {number} must be {{\"updates\": [{{\"values\": ..., \"as_node\": ...}}]}}.")
-        steps.append({"updates": [
-            {"values": u.get("values"), "command": u.get("command"), "as_node": u.get("as_node")}
-            for u in updates
-        ]})
+            raise Invalid(f'Superstep {number} must be {{"updates": [{{"values": ..., "as_node": ...}}]}}.')
+        steps.append(
+            {
+                "updates": [
+                    {"values": u.get("values"), "command": u.get("command"), "as_node": u.get("as_node")}
+                    for u in updates
+                ]
+            }
+        )
     return steps

@@ -128,17 +128,19 @@ class Connection:
         """The SDK's client on our own httpx client: a refused connection is retried once,
         not five times with back-off (7.5 s before "unreachable"), and the TLS context is
         made once per process (making one costs ~50 ms, and clients are renewed)."""
-        return LangGraphClient(httpx.AsyncClient(
-            base_url=self.url,
-            headers=_headers(self.api_key),
-            auth=self._session,
-            cookies=self._session.jar if self._session else None,
-            timeout=httpx.Timeout(self.timeout) if self.timeout else DEFAULT_TIMEOUT,
-            # (an SSL context reads every CA certificate: not needed for plain http)
-            transport=httpx.AsyncHTTPTransport(
-                verify=_tls_context() if self.url.startswith("https:") else False, retries=CONNECT_RETRIES
-            ),
-        ))
+        return LangGraphClient(
+            httpx.AsyncClient(
+                base_url=self.url,
+                headers=_headers(self.api_key),
+                auth=self._session,
+                cookies=self._session.jar if self._session else None,
+                timeout=httpx.Timeout(self.timeout) if self.timeout else DEFAULT_TIMEOUT,
+                # (an SSL context reads every CA certificate: not needed for plain http)
+                transport=httpx.AsyncHTTPTransport(
+                    verify=_tls_context() if self.url.startswith("https:") else False, retries=CONNECT_RETRIES
+                ),
+            )
+        )
 
     def _renew_client(self) -> None:
         """Fresh connections for what follows: after a 5xx the server may have dropped the
@@ -176,9 +178,7 @@ class Connection:
                 refused = "refused the session even after logging in again" if self._session else "wants you to log in"
                 return LoginRequired(f"Could not {doing}: the server {refused} ({detail})", status=status)
             if kind is Unauthorized:
-                return Unauthorized(
-                    f"Could not {doing}: the server refused the credentials ({detail})", status=status
-                )
+                return Unauthorized(f"Could not {doing}: the server refused the credentials ({detail})", status=status)
             if kind is ServerError:
                 self._renew_client()
                 return ServerError(f"Could not {doing}: the server failed ({detail})", status=status)
@@ -207,6 +207,7 @@ class Connection:
         retry=True (idempotent requests only) retries once, on a fresh client, after a
         connection broke mid-request (the server can drop a pooled connection after a 500).
         """
+
         async def attempt() -> T:
             try:
                 return await request(self._client)
@@ -264,6 +265,7 @@ class Connection:
 
     async def _get_json(self, doing: str, url: str) -> dict[str, Any]:
         """GET `url` (a path under the server's URL, or a whole URL) as a JSON object."""
+
         async def get(client: LangGraphClient) -> dict[str, Any]:
             response = await client.http.client.get(url, timeout=CHECK_TIMEOUT)
             response.raise_for_status()

@@ -44,26 +44,53 @@ TITLE_EXTRACT = {
 SECOND_TEXT_EXTRACT = {"text1": "values.messages[1].content"}
 
 _TYPES = {
-    "human": "human", "user": "human", "humanmessage": "human", "humanmessagechunk": "human",
-    "ai": "ai", "assistant": "ai", "aimessage": "ai", "aimessagechunk": "ai", "model": "ai",
-    "tool": "tool", "function": "tool", "toolmessage": "tool", "toolmessagechunk": "tool",
+    "human": "human",
+    "user": "human",
+    "humanmessage": "human",
+    "humanmessagechunk": "human",
+    "ai": "ai",
+    "assistant": "ai",
+    "aimessage": "ai",
+    "aimessagechunk": "ai",
+    "model": "ai",
+    "tool": "tool",
+    "function": "tool",
+    "toolmessage": "tool",
+    "toolmessagechunk": "tool",
     "functionmessage": "tool",
-    "system": "system", "developer": "system", "systemmessage": "system",
+    "system": "system",
+    "developer": "system",
+    "systemmessage": "system",
     "systemmessagechunk": "system",
 }
-_SKIPPED_BLOCKS = frozenset({
-    "tool_use", "tool_call", "tool_call_chunk", "server_tool_call", "server_tool_call_chunk",
-    "input_json_delta", "function_call", "invalid_tool_call",
-})
+_SKIPPED_BLOCKS = frozenset(
+    {
+        "tool_use",
+        "tool_call",
+        "tool_call_chunk",
+        "server_tool_call",
+        "server_tool_call_chunk",
+        "input_json_delta",
+        "function_call",
+        "invalid_tool_call",
+    }
+)
 _REASONING_BLOCKS = frozenset({"thinking", "reasoning", "redacted_thinking"})
-_MEDIA = {"image": "image", "image_url": "image", "input_image": "image", "audio": "audio",
-          "input_audio": "audio", "video": "video"}
+_MEDIA = {
+    "image": "image",
+    "image_url": "image",
+    "input_image": "image",
+    "audio": "audio",
+    "input_audio": "audio",
+    "video": "video",
+}
 
 
 M = TypeVar("M", bound=BaseModel)
 
 
 # --- small tolerant readers ---------------------------------------------------------------
+
 
 def _build(model: type[M], **fields: Any) -> M:
     """The model, validated (pydantic-core is faster than model_construct); should a field
@@ -126,6 +153,7 @@ def approx_size(data: Any) -> int:
 
 
 # --- content ----------------------------------------------------------------------------------
+
 
 def _reasoning_of_block(block: dict[str, Any]) -> str:
     kind = block.get("type")
@@ -208,6 +236,7 @@ def _kwargs_reasoning(kwargs: dict[str, Any]) -> str:
 
 # --- messages ---------------------------------------------------------------------------------
 
+
 def _tool_call(raw: Any) -> ToolCall | None:
     if not isinstance(raw, dict):
         return None
@@ -281,6 +310,7 @@ def _first_human_text(messages: Any) -> str:
 
 # --- threads, interrupts, states ------------------------------------------------------------
 
+
 def interrupt_from_dict(raw: Any, task_id: str = "", node: str = "") -> Interrupt:
     if not isinstance(raw, dict):
         return Interrupt(value=raw, task_id=task_id, node=node)
@@ -290,8 +320,10 @@ def interrupt_from_dict(raw: Any, task_id: str = "", node: str = "") -> Interrup
             node = ns[0].split(":", 1)[0]
     return _build(
         Interrupt,
-        id=_str(raw.get("id") or raw.get("interrupt_id")), value=raw.get("value"),
-        task_id=task_id, node=node,
+        id=_str(raw.get("id") or raw.get("interrupt_id")),
+        value=raw.get("value"),
+        task_id=task_id,
+        node=node,
     )
 
 
@@ -405,11 +437,15 @@ def state_from_dict(d: Any, thread_id: str = "") -> ThreadState:
                 seen.add(key)
                 interrupts.append(item)
         error = raw.get("error")
-        tasks.append(_build(
-            TaskInfo,
-            id=task_id, name=name, error=None if error is None else _str(error),
-            interrupts=task_interrupts,
-        ))
+        tasks.append(
+            _build(
+                TaskInfo,
+                id=task_id,
+                name=name,
+                error=None if error is None else _str(error),
+                interrupts=task_interrupts,
+            )
+        )
     for item in map(interrupt_from_dict, _list(d.get("interrupts"))):
         key = item.id or repr(item.value)
         if key not in seen:

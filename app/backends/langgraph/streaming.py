@@ -25,6 +25,7 @@ from .mapping import (
 
 MAX_SEQUENCE = 2**64 - 1  # the largest sequence number of a Redis stream id
 
+
 def _token(chunk: dict[str, Any], meta: Any, event: str, event_id: str, namespace: str) -> RunEvent:
     content = chunk.get("content")
     if isinstance(content, str):
@@ -44,10 +45,14 @@ def _token(chunk: dict[str, Any], meta: Any, event: str, event_id: str, namespac
                 args = raw.get("args")
                 args = args if isinstance(args, str) else "" if args is None else json.dumps(args)
                 size += len(args)
-                chunks.append(ToolCallChunk(
-                    index if isinstance(index, int) else 0,
-                    raw.get("id") or "", raw.get("name") or "", args,
-                ))
+                chunks.append(
+                    ToolCallChunk(
+                        index if isinstance(index, int) else 0,
+                        raw.get("id") or "",
+                        raw.get("name") or "",
+                        args,
+                    )
+                )
     meta = meta if isinstance(meta, dict) else {}
     return RunEvent(
         kind="token",
@@ -66,15 +71,24 @@ def _token(chunk: dict[str, Any], meta: Any, event: str, event_id: str, namespac
     )
 
 
-def _message_event(raw: Any, meta: Any, event: str, event_id: str, namespace: str,
-                   last: bool = True) -> RunEvent:
+def _message_event(raw: Any, meta: Any, event: str, event_id: str, namespace: str, last: bool = True) -> RunEvent:
     message = message_from_dict(raw)
     meta = _dict(meta)
     return RunEvent(
-        kind="message", event=event, node=_str(meta.get("langgraph_node")),
-        run_id=_str(meta.get("run_id")), message_id=message.id, message_type=message.type,
-        text=message.text, reasoning=message.reasoning, message=message, data=raw,
-        size=approx_size(raw), event_id=event_id, namespace=namespace, last=last,
+        kind="message",
+        event=event,
+        node=_str(meta.get("langgraph_node")),
+        run_id=_str(meta.get("run_id")),
+        message_id=message.id,
+        message_type=message.type,
+        text=message.text,
+        reasoning=message.reasoning,
+        message=message,
+        data=raw,
+        size=approx_size(raw),
+        event_id=event_id,
+        namespace=namespace,
+        last=last,
     )
 
 
@@ -95,13 +109,15 @@ def run_event_from_part(event: str, data: Any, event_id: str | None = None) -> R
             if isinstance(kind, str) and kind.endswith("Chunk"):
                 return _token(chunk, meta, event, event_id, namespace)
             return _message_event(chunk, meta, event, event_id, namespace)
-        return RunEvent(kind="other", event=event, data=data, size=approx_size(data),
-                        event_id=event_id, namespace=namespace)
+        return RunEvent(
+            kind="other", event=event, data=data, size=approx_size(data), event_id=event_id, namespace=namespace
+        )
     if base in ("messages/partial", "messages/complete"):
         last = base == "messages/complete"
         events = [
             _message_event(item, None, event, event_id, namespace, last=last)
-            for item in _list(data) if isinstance(item, dict)
+            for item in _list(data)
+            if isinstance(item, dict)
         ]
         if len(events) == 1:
             return events[0]

@@ -18,6 +18,7 @@ What 10xGraph has and lacks, and how each gap is handled (the UI reads `capabili
 Extras beyond the protocol (the optional capabilities in threadbench.backends.base): clear_state
 (ClearsState); list_messages, add_messages, get_message, delete_message (KeepsMessageLog).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -104,9 +105,7 @@ class TenXGraphBackend(Connection):
     async def search_threads(self, query: ThreadQuery) -> list[ThreadSummary]:
         """GET /v1/threads. Uses search (server-side substring), offset and limit only."""
         if query.ids:
-            found = await asyncio.gather(
-                *(self.get_thread(i) for i in query.ids), return_exceptions=True
-            )
+            found = await asyncio.gather(*(self.get_thread(i) for i in query.ids), return_exceptions=True)
             for item in found:
                 if isinstance(item, BaseException) and not isinstance(item, NotFound):
                     raise item
@@ -211,17 +210,13 @@ class TenXGraphBackend(Connection):
             raise Invalid("10xGraph keeps no checkpoints: only the current state can be read")
         return to_thread_state(thread_id, await self._get_raw_state(thread_id))
 
-    async def get_history(
-        self, thread_id: str, *, limit: int = 20, before: str | None = None
-    ) -> list[ThreadState]:
+    async def get_history(self, thread_id: str, *, limit: int = 20, before: str | None = None) -> list[ThreadState]:
         return []
 
     async def _state_field_names(self) -> list[str] | None:
         if self._state_fields is None:
             graph = await self._call("GET", "/v1/graph")
-            fields = (
-                (graph.get("info") or {}).get("state_fields") if isinstance(graph, dict) else None
-            )
+            fields = (graph.get("info") or {}).get("state_fields") if isinstance(graph, dict) else None
             if isinstance(fields, list):
                 self._state_fields = [str(f) for f in fields]
         return self._state_fields
@@ -250,9 +245,7 @@ class TenXGraphBackend(Connection):
         if fields:
             unknown = sorted(k for k in values if k not in fields)
             if unknown:
-                raise Invalid(
-                    f"The state has no field {', '.join(unknown)} (fields: {', '.join(fields)})"
-                )
+                raise Invalid(f"The state has no field {', '.join(unknown)} (fields: {', '.join(fields)})")
         current = await self._get_raw_state(thread_id) or {}
         changes: dict[str, Any] = {}
         for key, value in values.items():
@@ -267,9 +260,7 @@ class TenXGraphBackend(Connection):
             changes[key] = value
         if not changes:
             return ""
-        await self._call(
-            "PUT", self._thread_path(thread_id, "/state"), body={"state": changes, "config": {}}
-        )
+        await self._call("PUT", self._thread_path(thread_id, "/state"), body={"state": changes, "config": {}})
         return ""
 
     async def clear_state(self, thread_id: str) -> None:
@@ -349,9 +340,7 @@ class TenXGraphBackend(Connection):
         answered = False
         for attempt in (0, 1):
             try:
-                async with self._client.stream(
-                    "POST", "/v1/graph/stream", json=body, timeout=timeout
-                ) as response:
+                async with self._client.stream("POST", "/v1/graph/stream", json=body, timeout=timeout) as response:
                     answered = True
                     if not response.is_success:
                         await response.aread()
@@ -367,9 +356,7 @@ class TenXGraphBackend(Connection):
                 raise self._unreachable(err) from err
             except httpx.TransportError as err:
                 if answered:
-                    raise Unreachable(
-                        f"Lost the connection to {self.url} while the run streamed: {err}"
-                    ) from err
+                    raise Unreachable(f"Lost the connection to {self.url} while the run streamed: {err}") from err
                 # A pooled connection the server had reset fails before it answers: the
                 # run never started, so once more on a fresh connection.
                 if attempt:
@@ -416,4 +403,3 @@ class TenXGraphBackend(Connection):
         """{"state": the state's JSON schema} (10xGraph has no input/output/config schemas)."""
         schema = await self._call("GET", "/v1/graph:StateSchema")
         return {"state": schema}
-

@@ -55,11 +55,7 @@ def _validation_text(message: str, details: Any) -> str:
         for item in details:
             if not isinstance(item, dict):
                 continue
-            loc = [
-                str(p)
-                for p in item.get("loc") or []
-                if p not in ("body", "query", "path", "header")
-            ]
+            loc = [str(p) for p in item.get("loc") or [] if p not in ("body", "query", "path", "header")]
             msg = str(item.get("msg") or item.get("message") or "").strip()
             msg = msg.removeprefix("Value error, ")
             if msg:

@@ -71,7 +71,6 @@ def _json_text(value: Any) -> str:
         return str(value)
 
 
-
 def _block_text(block: dict[str, Any]) -> str:
     kind = block.get("type")
     if kind == "text":
@@ -97,17 +96,13 @@ def _tool_calls(message: dict[str, Any]) -> list[ToolCall]:
             with contextlib.suppress(ValueError):
                 args = json.loads(args) if args.strip() else {}
         call_id = str(raw.get("id") or f"call-{len(order)}")
-        calls[call_id] = ToolCall(
-            id=call_id, name=str(function.get("name") or raw.get("name") or ""), args=args
-        )
+        calls[call_id] = ToolCall(id=call_id, name=str(function.get("name") or raw.get("name") or ""), args=args)
         order.append(call_id)
     for block in message.get("content") or []:
         if isinstance(block, dict) and block.get("type") in ("tool_call", "remote_tool_call"):
             call_id = str(block.get("id") or f"call-{len(order)}")
             if call_id not in calls:
-                calls[call_id] = ToolCall(
-                    id=call_id, name=str(block.get("name") or ""), args=block.get("args") or {}
-                )
+                calls[call_id] = ToolCall(id=call_id, name=str(block.get("name") or ""), args=block.get("args") or {})
                 order.append(call_id)
     return [calls[i] for i in order]
 
@@ -121,9 +116,9 @@ def to_chat_message(message: dict[str, Any]) -> ChatMessage:
         else [b for b in content or [] if isinstance(b, dict)]
     )
     text = "".join(_block_text(b) for b in blocks)
-    reasoning = "".join(
-        str(b.get("summary") or "") for b in blocks if b.get("type") == "reasoning"
-    ) or str(message.get("reasoning") or "")
+    reasoning = "".join(str(b.get("summary") or "") for b in blocks if b.get("type") == "reasoning") or str(
+        message.get("reasoning") or ""
+    )
     role = str(message.get("role") or "")
     kind = ROLE_TO_TYPE.get(role, "other")
     tool_call_id = ""
@@ -209,9 +204,7 @@ def to_thread_state(thread_id: str, state: dict[str, Any] | None) -> ThreadState
 
 
 def to_thread_summary(thread: dict[str, Any]) -> ThreadSummary:
-    metadata = (
-        dict(thread.get("metadata") or {}) if isinstance(thread.get("metadata"), dict) else {}
-    )
+    metadata = dict(thread.get("metadata") or {}) if isinstance(thread.get("metadata"), dict) else {}
     for key in ("user_id", "run_id"):
         if thread.get(key) is not None:
             metadata.setdefault(key, thread[key])
@@ -234,9 +227,7 @@ def to_client_message(message: Any) -> dict[str, Any]:
     role_key = message.get("role") or message.get("type") or "user"
     role = TYPE_TO_ROLE.get(str(role_key))
     if role is None:
-        raise Invalid(
-            f"10xGraph has no message role {role_key!r} (use user, assistant, system or tool)"
-        )
+        raise Invalid(f"10xGraph has no message role {role_key!r} (use user, assistant, system or tool)")
     content = message.get("content", "")
     blocks: list[dict[str, Any]] = []
     for part in content if isinstance(content, list) else [content]:
@@ -319,10 +310,5 @@ def new_context(old: list[Any], new: Any) -> list[Any]:
     elif all(isinstance(m, dict) and "message_id" not in m for m in new):
         tail = new  # only new messages, appended as 10xGraph does
     else:
-        raise Invalid(
-            "10xGraph can only append messages to the context: edit or remove them by "
-            "clearing the state"
-        )
-    return [
-        m if isinstance(m, dict) and "message_id" in m else to_client_message(m) for m in tail
-    ]
+        raise Invalid("10xGraph can only append messages to the context: edit or remove them by clearing the state")
+    return [m if isinstance(m, dict) and "message_id" in m else to_client_message(m) for m in tail]

@@ -88,9 +88,7 @@ class _StreamDecoder:
                     )
                 )
         elif name == "updates":
-            events.append(
-                RunEvent(kind="updates", event=name, node=node, run_id=run_id, data=data, size=size)
-            )
+            events.append(RunEvent(kind="updates", event=name, node=node, run_id=run_id, data=data, size=size))
             if isinstance(data, dict) and data.get("status") == "interrupted":
                 pending = _interrupt(data.get("interrupt"))
                 if pending is not None:
@@ -105,20 +103,14 @@ class _StreamDecoder:
                         )
                     )
         elif name not in ("state", "message"):
-            events.append(
-                RunEvent(kind="other", event=name, node=node, run_id=run_id, data=chunk, size=size)
-            )
+            events.append(RunEvent(kind="other", event=name, node=node, run_id=run_id, data=chunk, size=size))
         state = chunk.get("state")
         if isinstance(state, dict) and state != self.last_state:
             self.last_state = state
-            events.append(
-                RunEvent(kind="values", event=name, node=node, run_id=run_id, data=state, size=size)
-            )
+            events.append(RunEvent(kind="values", event=name, node=node, run_id=run_id, data=state, size=size))
         return events
 
-    def _message(
-        self, message: dict[str, Any], node: str, run_id: str, size: int
-    ) -> list[RunEvent]:
+    def _message(self, message: dict[str, Any], node: str, run_id: str, size: int) -> list[RunEvent]:
         role = message.get("role")
         if message.get("delta") and role == "assistant":
             stream_id = self.streaming.get(node)
@@ -147,7 +139,9 @@ class _StreamDecoder:
                     )
             return [
                 _token(
-                    node, run_id, stream_id,
+                    node,
+                    run_id,
+                    stream_id,
                     text="".join(text_parts),
                     reasoning="".join(reasoning_parts),
                     tool_call_chunks=chunks,
@@ -179,15 +173,9 @@ class _StreamDecoder:
         return events
 
     def finish(self) -> list[RunEvent]:
-        events = [
-            _token(node, self.run_id, stream_id, last=True) for node, stream_id in self.streaming.items()
-        ]
+        events = [_token(node, self.run_id, stream_id, last=True) for node, stream_id in self.streaming.items()]
         self.streaming.clear()
-        events.append(
-            RunEvent(
-                kind="end", event="end", run_id=self.run_id, data={"thread_id": self.thread_id}
-            )
-        )
+        events.append(RunEvent(kind="end", event="end", run_id=self.run_id, data={"thread_id": self.thread_id}))
         return events
 
 

@@ -57,9 +57,7 @@ class ScriptedChatModel(BaseChatModel):
     # ------------------------------------------------------------------ script -> chunks
 
     def _script(self, messages: list[BaseMessage], kwargs: dict[str, Any]) -> Script:
-        names = {
-            tool.get("function", {}).get("name") for tool in kwargs.get("tools") or []
-        }
+        names = {tool.get("function", {}).get("name") for tool in kwargs.get("tools") or []}
         options = {"model_name": self.model_name, **(kwargs.get("demo_options") or {})}
         if not options.get("model_name"):
             options["model_name"] = self.model_name
@@ -76,9 +74,7 @@ class ScriptedChatModel(BaseChatModel):
             args = json.dumps(call["args"], ensure_ascii=False)
             yield AIMessageChunk(
                 content="",
-                tool_call_chunks=[
-                    {"name": call["name"], "args": "", "id": call["id"], "index": 0}
-                ],
+                tool_call_chunks=[{"name": call["name"], "args": "", "id": call["id"], "index": 0}],
             )
             for start in range(0, len(args), ARGS_PIECE):
                 yield AIMessageChunk(
@@ -142,9 +138,7 @@ class ScriptedChatModel(BaseChatModel):
         if script.crash:
             raise DemoCrash(script.crash)
         yield ChatGenerationChunk(
-            message=AIMessageChunk(
-                content="", chunk_position="last", response_metadata=self._metadata(script)
-            )
+            message=AIMessageChunk(content="", chunk_position="last", response_metadata=self._metadata(script))
         )
 
     async def _astream(
@@ -163,7 +157,5 @@ class ScriptedChatModel(BaseChatModel):
         if script.crash:
             raise DemoCrash(script.crash)
         yield ChatGenerationChunk(
-            message=AIMessageChunk(
-                content="", chunk_position="last", response_metadata=self._metadata(script)
-            )
+            message=AIMessageChunk(content="", chunk_position="last", response_metadata=self._metadata(script))
         )

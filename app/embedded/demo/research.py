@@ -59,8 +59,7 @@ def search(state: ResearchState) -> dict[str, Any]:
     for number, query in enumerate(state.get("queries", []), 1):
         write({"research": "search", "query": query, "step": number})
         findings.append(
-            f"Source {number} on \"{query}\": {3 + number} relevant passages, "
-            f"the strongest from section {number * 2}."
+            f'Source {number} on "{query}": {3 + number} relevant passages, the strongest from section {number * 2}.'
         )
     return {"findings": findings}
 

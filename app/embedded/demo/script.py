@@ -158,7 +158,7 @@ def tokens(text: str) -> list[str]:
     if not text:
         return []
     lead = re.match(r"\s*", text).group()
-    parts = re.findall(r"\S+\s*", text[len(lead):])
+    parts = re.findall(r"\S+\s*", text[len(lead) :])
     if not parts:
         return [text]
     parts[0] = lead + parts[0]
@@ -212,9 +212,7 @@ def reasoning_for(request: str, options: dict[str, Any], step: str) -> str:
 # ---------------------------------------------------------------------------- decision
 
 
-def decide(
-    messages: list[BaseMessage], tool_names: set[str], options: dict[str, Any]
-) -> Script:
+def decide(messages: list[BaseMessage], tool_names: set[str], options: dict[str, Any]) -> Script:
     """The scripted model's next turn for this conversation."""
     index = last_human_index(messages)
     request = text_of(messages[index]) if index >= 0 else ""
@@ -253,9 +251,7 @@ def decide(
     return _final("\n\n".join(s for s in sections if s), request, triggers, options, think)
 
 
-def _final(
-    lead: str, request: str, triggers: set[str], options: dict[str, Any], think: bool
-) -> Script:
+def _final(lead: str, request: str, triggers: set[str], options: dict[str, Any], think: bool) -> Script:
     sections = [lead] if lead else []
     delay = 0.0
     if "long" in triggers:
@@ -404,19 +400,45 @@ MARKUP_TEXT = "\n".join(
 
 # Vocabulary for the long reply (deterministic: indexed by a counter, never random).
 _SUBJECTS = [
-    "The checkpointer", "Each thread", "A streamed reply", "The graph runtime",
-    "Every tool call", "The human reviewer", "A compiled subgraph", "The agent server",
-    "This design", "The inspector pane", "A forked checkpoint", "The run queue",
+    "The checkpointer",
+    "Each thread",
+    "A streamed reply",
+    "The graph runtime",
+    "Every tool call",
+    "The human reviewer",
+    "A compiled subgraph",
+    "The agent server",
+    "This design",
+    "The inspector pane",
+    "A forked checkpoint",
+    "The run queue",
 ]
 _VERBS = [
-    "records", "replays", "keeps track of", "exposes", "summarises",
-    "protects", "serialises", "validates", "streams", "reconciles", "annotates",
+    "records",
+    "replays",
+    "keeps track of",
+    "exposes",
+    "summarises",
+    "protects",
+    "serialises",
+    "validates",
+    "streams",
+    "reconciles",
+    "annotates",
 ]
 _OBJECTS = [
-    "the full message history", "every intermediate state", "the pending interrupt",
-    "the list of artifacts", "each namespaced event", "the todo list",
-    "the reducer output", "the latest tool result", "the run configuration",
-    "the checkpoint lineage", "the clarification answer", "the partial token stream",
+    "the full message history",
+    "every intermediate state",
+    "the pending interrupt",
+    "the list of artifacts",
+    "each namespaced event",
+    "the todo list",
+    "the reducer output",
+    "the latest tool result",
+    "the run configuration",
+    "the checkpoint lineage",
+    "the clarification answer",
+    "the partial token stream",
     "the thread metadata",
 ]
 _TAILS = [
@@ -433,10 +455,18 @@ _TAILS = [
 ]
 _OPENERS = ["", "In practice, ", "As a result, ", "Meanwhile, ", "", "For example, ", "In short, "]
 _SECTIONS = [
-    "Why threads need a workbench", "How checkpoints are stored", "Streaming without stalls",
-    "Answering interrupts", "Reviewing tool calls", "Working with subgraphs",
-    "Forking and replaying", "Keeping memory flat", "Testing the whole loop",
-    "What to measure", "Operating it day to day", "Where to go next",
+    "Why threads need a workbench",
+    "How checkpoints are stored",
+    "Streaming without stalls",
+    "Answering interrupts",
+    "Reviewing tool calls",
+    "Working with subgraphs",
+    "Forking and replaying",
+    "Keeping memory flat",
+    "Testing the whole loop",
+    "What to measure",
+    "Operating it day to day",
+    "Where to go next",
 ]
 _KEYWORDS = ["Durability", "Latency", "Visibility", "Safety", "Replay", "Scale", "Review", "Focus"]
 _KEYS = ["todos", "artifacts", "messages", "uploaded_files"]
@@ -472,15 +502,11 @@ def _code_block(k: int) -> str:
         return (
             "```bash\n"
             f"# step {k}: look at the {key} of the current thread\n"
-            f'curl -s "$SERVER/threads/$THREAD/state" | jq \'.values.{key} | length\'\n'
-            f"threadbench --url \"$SERVER\"  # then press t for the timeline\n"
+            f"curl -s \"$SERVER/threads/$THREAD/state\" | jq '.values.{key} | length'\n"
+            f'threadbench --url "$SERVER"  # then press t for the timeline\n'
             "```"
         )
-    return (
-        "```json\n"
-        + json.dumps({"step": k, "status": status, "key": key, "retries": k % 4}, indent=2)
-        + "\n```"
-    )
+    return "```json\n" + json.dumps({"step": k, "status": status, "key": key, "retries": k % 4}, indent=2) + "\n```"
 
 
 def long_markdown(target_words: int) -> str:

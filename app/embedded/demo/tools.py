@@ -57,9 +57,7 @@ def ask_clarification(
 
 
 @tool
-def write_todos(
-    todos: list[Todo], tool_call_id: Annotated[str, InjectedToolCallId]
-) -> Command:
+def write_todos(todos: list[Todo], tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Replace the todo list of this thread (each item: content and status)."""
     todos = [dict(item) for item in todos]
     done = sum(1 for item in todos if item.get("status") == "completed")
@@ -73,9 +71,7 @@ def write_todos(
 
 
 @tool
-def write_file(
-    path: str, content: str, tool_call_id: Annotated[str, InjectedToolCallId]
-) -> Command:
+def write_file(path: str, content: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
     """Write a file to the outputs folder and present it as an artifact."""
     words = len(content.split())
     message = ToolMessage(
@@ -98,9 +94,7 @@ def _approval(name: str, args: dict[str, Any], description: str) -> tuple[str, d
     response = interrupt(
         {
             "action_requests": [{"name": name, "args": args, "description": description}],
-            "review_configs": [
-                {"action_name": name, "allowed_decisions": ["approve", "edit", "reject"]}
-            ],
+            "review_configs": [{"action_name": name, "allowed_decisions": ["approve", "edit", "reject"]}],
         }
     )
     decision: Any = response
@@ -136,21 +130,15 @@ def _rejected(name: str, tool_call_id: str, message: str) -> ToolMessage:
 @tool
 def delete_file(path: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> ToolMessage:
     """Delete a file from the workspace (needs the user's approval)."""
-    decision, args, message = _approval(
-        "delete_file", {"path": path}, f"Delete {path}? This cannot be undone."
-    )
+    decision, args, message = _approval("delete_file", {"path": path}, f"Delete {path}? This cannot be undone.")
     if decision == "reject":
         return _rejected("delete_file", tool_call_id, message)
     note = " (with edited arguments)" if decision == "edit" else ""
-    return ToolMessage(
-        content=f"deleted `{args['path']}`{note}.", tool_call_id=tool_call_id, name="delete_file"
-    )
+    return ToolMessage(content=f"deleted `{args['path']}`{note}.", tool_call_id=tool_call_id, name="delete_file")
 
 
 @tool
-def deploy_app(
-    environment: str, version: str, tool_call_id: Annotated[str, InjectedToolCallId]
-) -> ToolMessage:
+def deploy_app(environment: str, version: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> ToolMessage:
     """Deploy a version of the app to an environment (needs the user's approval)."""
     decision, args, message = _approval(
         "deploy_app",

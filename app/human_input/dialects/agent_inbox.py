@@ -14,7 +14,10 @@ from .base import Dialect, resume
 from .review import checked_decisions, decisions_text, review_question
 
 _ALLOW: tuple[tuple[str, DecisionType], ...] = (
-    ("allow_accept", "approve"), ("allow_edit", "edit"), ("allow_respond", "respond"), ("allow_ignore", "ignore"),
+    ("allow_accept", "approve"),
+    ("allow_edit", "edit"),
+    ("allow_respond", "respond"),
+    ("allow_ignore", "ignore"),
 )
 """Each config flag and the decision it allows; accept and ignore are allowed unless turned off."""
 

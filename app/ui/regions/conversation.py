@@ -209,12 +209,16 @@ class Conversation(ConversationRuns):
             + (f" on {clean(target)}." if target else "."),
         ]
         if app.settings.embedded and not (app.settings.graph or app.settings.config):  # type: ignore[attr-defined]
-            lines.append(Content.assemble(
-                "The demo agent answers these words: ",
-                ("hello · clarify · approve · plan · research · long · think · markup", "bold"),
-                " (several combine).",
-            ))
-        lines.append(Content.styled("n new thread with options · o run options · f1 every key · ctrl+p commands", "dim"))
+            lines.append(
+                Content.assemble(
+                    "The demo agent answers these words: ",
+                    ("hello · clarify · approve · plan · research · long · think · markup", "bold"),
+                    " (several combine).",
+                )
+            )
+        lines.append(
+            Content.styled("n new thread with options · o run options · f1 every key · ctrl+p commands", "dim")
+        )
         await self.chat.show_welcome(Content("\n").join(lines))
 
     # -- sending -----------------------------------------------------------------------------------
@@ -225,7 +229,9 @@ class Conversation(ConversationRuns):
             self.notify("The server is not ready yet; your message is kept.", severity="warning")
             return
         if self.run_in_progress:
-            self.notify("A run is in progress: wait for it or cancel it (ctrl+g). Your message is kept.", severity="warning")
+            self.notify(
+                "A run is in progress: wait for it or cancel it (ctrl+g). Your message is kept.", severity="warning"
+            )
             return
         self.send_message(text)
 
@@ -246,9 +252,7 @@ class Conversation(ConversationRuns):
         message_id = str(uuid.uuid4())
         request = self._run_request(thread_id, {"messages": [{"type": "human", "content": text, "id": message_id}]})
         human = ChatMessage(id=message_id, type="human", text=text)
-        if await self.stream_into_chat(
-            backend.stream_run(thread_id, request), thread_id, "Sending", echo=human
-        ):
+        if await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Sending", echo=human):
             self.drafts.pop(thread_id, None)
         elif (refusal := self._wrong_graph) is not None:
             self._wrong_graph = None
@@ -258,7 +262,9 @@ class Conversation(ConversationRuns):
             self.notify(
                 f"The thread is no longer on the server. {GONE} "
                 "Your message is kept: press enter to send it in a new thread.",
-                severity="warning", timeout=10, markup=False,
+                severity="warning",
+                timeout=10,
+                markup=False,
             )
             self.post_message(self.Gone(thread_id))
 
@@ -279,7 +285,8 @@ class Conversation(ConversationRuns):
             f"The server runs {len(app.graphs)} graphs and this thread has not run yet."  # type: ignore[attr-defined]
             if app.graphs_complete  # type: ignore[attr-defined]
             else "The server hides its assistants; these graphs were seen on its threads."
-            if app.graphs else "The server lists no graphs (its assistants are hidden)."  # type: ignore[attr-defined]
+            if app.graphs
+            else "The server lists no graphs (its assistants are hidden)."  # type: ignore[attr-defined]
         )
         target = await app.push_screen_wait(PickGraphScreen(app.graphs, reason))  # type: ignore[attr-defined]
         if target and thread_id:
@@ -492,7 +499,9 @@ class Conversation(ConversationRuns):
         backend = self.app.backend  # type: ignore[attr-defined]
         if not isinstance(backend, ClearsState):
             return
-        question = Content.assemble("Clear the state of this thread?\n", ("Its conversation and values are removed; the thread stays.", "dim"))
+        question = Content.assemble(
+            "Clear the state of this thread?\n", ("Its conversation and values are removed; the thread stays.", "dim")
+        )
         if not await self.app.push_screen_wait(ConfirmScreen(question, "Clear")):
             return
         try:
@@ -506,5 +515,7 @@ class Conversation(ConversationRuns):
     @work(group="modal")
     async def message_log(self, thread_id: str) -> None:
         backend = self.app.backend  # type: ignore[attr-defined]
-        if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(MessageLogScreen(backend, thread_id)):
+        if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(
+            MessageLogScreen(backend, thread_id)
+        ):
             self.open_thread(thread_id, ask=False)

@@ -101,7 +101,9 @@ class InspectorHistory(TabbedContent):
         if backend is None:
             return
         if not backend.capabilities.history:
-            self.disable_timeline(backend.capabilities.reason or f"{backend.capabilities.name} keeps no checkpoint history.")
+            self.disable_timeline(
+                backend.capabilities.reason or f"{backend.capabilities.name} keeps no checkpoint history."
+            )
             return
         try:
             page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
@@ -139,8 +141,7 @@ class InspectorHistory(TabbedContent):
             return
         if not assistant:
             self.graph_view.show_note(
-                "No graph: nothing says which graph this thread runs on yet (its first run will, "
-                "or pick one with o)."
+                "No graph: nothing says which graph this thread runs on yet (its first run will, or pick one with o)."
             )
             return
         graph = self._graphs.get(assistant)
@@ -189,8 +190,11 @@ class InspectorHistory(TabbedContent):
         """True if the server can fork; else says so."""
         capabilities = self.app.backend.capabilities  # type: ignore[attr-defined]
         if not capabilities.fork:
-            self.notify(f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
-                        severity="warning", timeout=4)
+            self.notify(
+                f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
+                severity="warning",
+                timeout=4,
+            )
         return capabilities.fork
 
     @property
@@ -291,7 +295,10 @@ class InspectorHistory(TabbedContent):
         assert thread_id is not None and state is not None
         fork_point = fork_point_for_message(self.timeline.checkpoints, human.id, state.checkpoint_id or None)
         if fork_point is None:
-            self.notify("The checkpoint before that message is not loaded: scroll the timeline further back.", severity="warning")
+            self.notify(
+                "The checkpoint before that message is not loaded: scroll the timeline further back.",
+                severity="warning",
+            )
             return
         text = await self.app.push_screen_wait(PromptScreen("Edit and resend your message", human.text))
         if text is None:

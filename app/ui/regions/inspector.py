@@ -61,7 +61,9 @@ class Inspector(InspectorHistory):
         #timeline-list { height: 1fr; border: none; padding: 0; scrollbar-size-vertical: 1; }
         #timeline-list > .option-list--option { padding: 0 0; }
         #timeline-reason { padding: 1 1; color: $text-muted; }
-        #diff-view { height: 45%; min-height: 6; border-top: solid $panel-lighten-2; padding: 0 1; scrollbar-size-vertical: 1; }
+        #diff-view {
+            height: 45%; min-height: 6; border-top: solid $panel-lighten-2; padding: 0 1; scrollbar-size-vertical: 1;
+        }
         #diff-view:focus { border-top: solid $accent; }
         #diff-title { height: auto; }
         #diff-body { height: auto; text-wrap: nowrap; text-overflow: ellipsis; }
@@ -249,13 +251,17 @@ class Inspector(InspectorHistory):
         if parent is None and checkpoint.parent_checkpoint_id:
             self.diff_view.show_diff(diff_states(None, checkpoint), "parent not loaded yet: all values")
             return
-        self.diff_view.show_diff(diff_states(parent, checkpoint), "against its parent" if parent else "first checkpoint")
+        self.diff_view.show_diff(
+            diff_states(parent, checkpoint), "against its parent" if parent else "first checkpoint"
+        )
 
     @on(Timeline.Selected)
     def _timeline_selected(self, event: Timeline.Selected) -> None:
         # Not stopped: the screen shows the conversation as it was then.
         self.viewing = None if event.is_head else event.checkpoint
-        self.state_tree.show_state(event.checkpoint if not event.is_head or self.live_state is None else self.live_state)
+        self.state_tree.show_state(
+            event.checkpoint if not event.is_head or self.live_state is None else self.live_state
+        )
         self._update_banner()
         self._show_diff(event.checkpoint, event.parent)
 
@@ -279,4 +285,3 @@ class Inspector(InspectorHistory):
     def _filter_requested(self, event: StateTree.FilterRequested) -> None:
         event.stop()
         self.query_one("#state-filter", Input).focus()
-

@@ -163,9 +163,7 @@ class ConversationRuns(Vertical):
         self._rows.mark_waiting(thread_id, False)
         await self.stream_into_chat(events, thread_id, "Answering")
 
-    async def stream_into_chat(
-        self, events, thread_id: str, doing: str, echo: ChatMessage | None = None
-    ) -> bool:
+    async def stream_into_chat(self, events, thread_id: str, doing: str, echo: ChatMessage | None = None) -> bool:
         """Show a run's events in the chat; False if the server refused the run.
 
         `echo` (the human message being sent) shows at once; if the server refuses the run
@@ -241,9 +239,7 @@ class ConversationRuns(Vertical):
         return True
 
     @work(group="row", exit_on_error=False)
-    async def refresh_thread_row(
-        self, thread_id: str, state: ThreadState | None = None, ask: bool = True
-    ) -> None:
+    async def refresh_thread_row(self, thread_id: str, state: ThreadState | None = None, ask: bool = True) -> None:
         """After a run: the row's status and title, the header and the inspector; and if
         the agent now waits for a person, ask them."""
         backend = self.app.backend  # type: ignore[attr-defined]

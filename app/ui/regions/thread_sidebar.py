@@ -138,7 +138,7 @@ class ThreadSidebar(Vertical):
         self.sort_index = (self.sort_index + 1) % len(SORTS)
 
     def show_counts(self, shown: int, total: int | None, note: str = "") -> None:
-        """"N of M threads"; "N threads" when the total is not known."""
+        """ "N of M threads"; "N threads" when the total is not known."""
         last = total if total is not None else shown
         noun = "thread" if last == 1 else "threads"
         counted = f"{shown:,} of {total:,} {noun}" if total is not None else f"{shown:,} {noun}"
@@ -204,9 +204,7 @@ class ThreadSidebar(Vertical):
         elif open_id is None and not shown and flt.is_empty:
             self.post_message(self.NothingListed())
 
-    async def _fetch_filled(
-        self, flt: ThreadFilter, offset: int, want: int
-    ) -> tuple[list[ThreadSummary], int, bool]:
+    async def _fetch_filled(self, flt: ThreadFilter, offset: int, want: int) -> tuple[list[ThreadSummary], int, bool]:
         """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""
         backend = self.app.backend  # type: ignore[attr-defined]
         assert backend is not None
@@ -234,12 +232,12 @@ class ThreadSidebar(Vertical):
         return shown
 
     def _show_counts(self, flt: ThreadFilter) -> None:
-        """"N of M threads": N counts down to the last row held, M is the search's count."""
+        """ "N of M threads": N counts down to the last row held, M is the search's count."""
         self.show_counts(self.thread_list.window.last_row_number, self._total, "filtered here" if flt.is_local else "")
 
     @work(exclusive=True, group="counts", exit_on_error=False)
     async def refresh_counts(self) -> None:
-        """"N of M threads" after the app added a row itself (a thread it created): M again."""
+        """ "N of M threads" after the app added a row itself (a thread it created): M again."""
         backend, flt = self.app.backend, self.filter  # type: ignore[attr-defined]
         if backend is not None and backend.capabilities.count and not flt.is_local:
             with contextlib.suppress(BackendError):  # outages are the connection indicator's to tell
@@ -357,9 +355,11 @@ class ThreadSidebar(Vertical):
         async def submit(request: NewThreadRequest) -> str | None:
             """Create it; on a refusal the dialog stays open with what was typed and why."""
             try:
-                created.append(await backend.create_thread(
-                    thread_id=request.thread_id, metadata=request.metadata, graph_id=request.graph_id
-                ))
+                created.append(
+                    await backend.create_thread(
+                        thread_id=request.thread_id, metadata=request.metadata, graph_id=request.graph_id
+                    )
+                )
             except BackendError as error:
                 app.log_error(f"Creating the thread failed: {error}")  # type: ignore[attr-defined]
                 if isinstance(error, Conflict):
@@ -367,10 +367,15 @@ class ThreadSidebar(Vertical):
                 return sentence(error, error.hint)
             return None
 
-        request = await app.push_screen_wait(NewThreadScreen(
-            assistants, submit, app.assistant_of(None), graphs=app.graphs,  # type: ignore[attr-defined]
-            id_is_uuid=backend.capabilities.create_thread,
-        ))
+        request = await app.push_screen_wait(
+            NewThreadScreen(
+                assistants,
+                submit,
+                app.assistant_of(None),
+                graphs=app.graphs,  # type: ignore[attr-defined]
+                id_is_uuid=backend.capabilities.create_thread,
+            )
+        )
         if request is None or not created:
             return
         summary = created[0]
@@ -408,9 +413,7 @@ class ThreadSidebar(Vertical):
         app = self.app
         backend = app.backend  # type: ignore[attr-defined]
         assert backend is not None
-        title = await app.push_screen_wait(
-            PromptScreen("Rename thread", thread.title, "a title for this thread")
-        )
+        title = await app.push_screen_wait(PromptScreen("Rename thread", thread.title, "a title for this thread"))
         if title is None:
             return
         try:

@@ -27,8 +27,10 @@ class CancelRunScreen(ModalScreen[str | None]):
             yield Static(Content.styled("Cancel the run?", "bold"), classes="dialog-title")
             yield Static(
                 Content.assemble(
-                    ("interrupt", "bold"), ": stop now and keep what the run has done so far\n",
-                    ("rollback", "bold"), ": stop and undo the run, as if it never started",
+                    ("interrupt", "bold"),
+                    ": stop now and keep what the run has done so far\n",
+                    ("rollback", "bold"),
+                    ": stop and undo the run, as if it never started",
                 ),
                 classes="dialog-text",
             )

@@ -29,8 +29,10 @@ from ..text import clean
 EMBEDDED = "__embedded__"
 CUSTOM = "__custom__"
 KINDS = [
-    ("detect it (auto)", "auto"), ("LangGraph server", "langgraph"),
-    ("DeerFlow's Gateway", "deerflow-gateway"), ("10xGraph", "10xgraph"),
+    ("detect it (auto)", "auto"),
+    ("LangGraph server", "langgraph"),
+    ("DeerFlow's Gateway", "deerflow-gateway"),
+    ("10xGraph", "10xgraph"),
 ]
 
 
@@ -208,10 +210,16 @@ class ConnectionScreen(ModalScreen[Connection | None]):
                 if value := os.environ.get(name, "").strip().strip("\"'"):
                     api_key, source = value, f"${name}"
                     break
-        self.dismiss(Connection(
-            url=url, api_key=api_key, kind=kind, profile=profile.name if profile else None, key_source=source,
-            credentials=credentials,
-        ))
+        self.dismiss(
+            Connection(
+                url=url,
+                api_key=api_key,
+                kind=kind,
+                profile=profile.name if profile else None,
+                key_source=source,
+                credentials=credentials,
+            )
+        )
 
     def credentials(self, profile: Profile | None) -> Credentials | None:
         """The email typed, with the password typed or else the one in the profile's

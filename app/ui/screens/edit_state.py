@@ -132,7 +132,9 @@ class EditStateScreen(ModalScreen[EditResult | None]):
         initial = self.as_node if self.as_node in {value for _, value in options} else Select.NULL
         with Vertical(classes="dialog -wide", id="edit-state-dialog"):
             yield Static(self.title_content(), classes="dialog-title", id="edit-state-title")
-            yield TextArea(self.initial_text, language="json", id="state-editor", show_line_numbers=True, tab_behavior="indent")
+            yield TextArea(
+                self.initial_text, language="json", id="state-editor", show_line_numbers=True, tab_behavior="indent"
+            )
             yield Label("Write as node (as_node; blank: the server picks the last writer)")
             yield Select(options, value=initial, allow_blank=True, prompt="(server default)", id="edit-state-as-node")
             yield Static(id="edit-state-error", classes="dialog-error")

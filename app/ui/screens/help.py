@@ -119,11 +119,7 @@ def group_rows(title: str, owner: type[DOMNode], inherit: bool, keymap: dict[str
         merged = owner._merged_bindings
         assert merged is not None
         bindings += [
-            b
-            for key, found in merged.key_to_bindings.items()
-            if key not in own_keys
-            for b in found
-            if b.description
+            b for key, found in merged.key_to_bindings.items() if key not in own_keys for b in found if b.description
         ]
     rows: list[HelpRow] = []
     by_action: dict[str, HelpRow] = {}
@@ -207,9 +203,7 @@ class HelpScreen(ModalScreen[None]):
             yield Input(placeholder="filter: a key, an action or an id", id="help-filter")
             yield DataTable(id="help-table", cursor_type="row", zebra_stripes=False, show_cursor=True)
             yield Static(
-                Content.styled(
-                    "esc close · / filter · rebind a key in the config file: [keymap] \"id\" = \"keys\"", "dim"
-                ),
+                Content.styled('esc close · / filter · rebind a key in the config file: [keymap] "id" = "keys"', "dim"),
                 id="help-hint",
             )
 
@@ -234,7 +228,8 @@ class HelpScreen(ModalScreen[None]):
                 row
                 for row in group.rows
                 if not needle
-                or needle in f"{' '.join(row.keys)} {self.key_text(row.keys)} {row.description} {row.binding_id}".casefold()
+                or needle
+                in f"{' '.join(row.keys)} {self.key_text(row.keys)} {row.description} {row.binding_id}".casefold()
             ]
             if not rows:
                 continue

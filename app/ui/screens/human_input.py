@@ -99,13 +99,13 @@ class DecisionPicker(Widget, can_focus=True):
     value: reactive[str] = reactive("approve")
 
     class Changed(Message):
-        def __init__(self, picker: "DecisionPicker", value: str) -> None:
+        def __init__(self, picker: DecisionPicker, value: str) -> None:
             super().__init__()
             self.picker = picker
             self.value = value
 
         @property
-        def control(self) -> "DecisionPicker":
+        def control(self) -> DecisionPicker:
             return self.picker
 
     def __init__(self, allowed: list[str], *, id: str | None = None) -> None:
@@ -182,9 +182,12 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         """(n, of): shown as "1 of 2" when a thread waits for several answers."""
         self.sending = False
         self.mode = (
-            "review" if pending.is_review
-            else "generic" if pending.kind == "generic"
-            else "form" if pending.is_form
+            "review"
+            if pending.is_review
+            else "generic"
+            if pending.kind == "generic"
+            else "form"
+            if pending.is_form
             else "answer"
         )
         """What the body holds: "review" rows, a "form", a "generic" value, or an "answer"
@@ -261,12 +264,19 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
     def _compose_form(self, fields: list[FormField]) -> ComposeResult:
         for index, field in enumerate(fields):
             widget_id = f"human-input-field-{index}"
-            title = plain(one_line(field.title, 40)) + (Content.styled(" *", "bold $error") if field.required else Content(""))
+            title = plain(one_line(field.title, 40)) + (
+                Content.styled(" *", "bold $error") if field.required else Content("")
+            )
             placeholder = clean(field.placeholder)
             with Horizontal(classes=f"human-input-row -{field.type}"):
                 yield Label(title, classes="human-input-label")
                 if field.type == "checkbox":
-                    yield Checkbox(Content.styled(placeholder or "yes", "dim"), id=widget_id, classes="human-input-field", compact=True)
+                    yield Checkbox(
+                        Content.styled(placeholder or "yes", "dim"),
+                        id=widget_id,
+                        classes="human-input-field",
+                        compact=True,
+                    )
                 elif field.type == "textarea":
                     area = TextArea(id=widget_id, classes="human-input-field -textarea", show_line_numbers=False)
                     if placeholder:
@@ -289,7 +299,9 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                     )
                 else:
                     hint = {"number": "a number", "date": "YYYY-MM-DD"}.get(field.type, "")
-                    yield Input(placeholder=placeholder or hint, id=widget_id, classes="human-input-field", compact=True)
+                    yield Input(
+                        placeholder=placeholder or hint, id=widget_id, classes="human-input-field", compact=True
+                    )
 
     def _compose_review(self) -> ComposeResult:
         many = len(self.pending.actions) > 1
@@ -298,10 +310,17 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                 head = Content.assemble(
                     (f"{index + 1}. " if many else "", "bold"),
                     (clean(action.name), "bold $accent"),
-                    ("  " + one_line(action.description, 80) if action.description and action.description != self.pending.question else "", "dim"),
+                    (
+                        "  " + one_line(action.description, 80)
+                        if action.description and action.description != self.pending.question
+                        else "",
+                        "dim",
+                    ),
                 )
                 yield Static(head, classes="human-input-action-title")
-                yield Static(plain(args_text(action.args)), classes="human-input-args-view", id=f"human-input-args-view-{index}")
+                yield Static(
+                    plain(args_text(action.args)), classes="human-input-args-view", id=f"human-input-args-view-{index}"
+                )
                 yield DecisionPicker(action.allowed, id=f"human-input-decision-{index}")
                 editor = TextArea(
                     json_text(action.args),
@@ -339,7 +358,9 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         view.set_class(editing, "-hidden")
         wants_message = event.value in ("reject", "respond")
         message.set_class(not wants_message, "-hidden")
-        message.placeholder = "the response to send instead" if event.value == "respond" else "why (optional, the agent reads it)"
+        message.placeholder = (
+            "the response to send instead" if event.value == "respond" else "why (optional, the agent reads it)"
+        )
         self.show_error("")
 
     # -- answering ------------------------------------------------------------------------------
@@ -355,7 +376,9 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                 args = None
                 if kind == "edit":
                     args = parse_args_json(self.query_one(f"#human-input-args-{index}", TextArea).text, action.name)
-                decisions.append(Decision(type=kind, args=args, message=message if kind in ("reject", "respond") else ""))
+                decisions.append(
+                    Decision(type=kind, args=args, message=message if kind in ("reject", "respond") else "")
+                )
             return HumanResponse(decisions=decisions)
         if self.mode == "form":
             return HumanResponse(form=self._form_values())

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from ...backends.base import Backend
 
 
-
 def describe_error(error: BaseException) -> str:
     if isinstance(error, BackendError):
         return error.with_hint()
@@ -59,7 +58,7 @@ class InboxScreen(ModalScreen[str | None]):
 
     def __init__(
         self,
-        backend: "Backend",
+        backend: Backend,
         *,
         assistant_of: Callable[[ThreadSummary], str] | None = None,
         context: dict[str, Any] | None = None,
@@ -82,9 +81,7 @@ class InboxScreen(ModalScreen[str | None]):
             yield Static(self._title(), id="inbox-title", classes="dialog-title")
             yield OptionList(id="inbox-list")
             yield Static(Content.styled("Looking for threads waiting for an answer…", "dim"), id="inbox-status")
-            yield Static(
-                Content.styled("enter answer · o open thread · r reload · esc close", "dim"), id="inbox-hint"
-            )
+            yield Static(Content.styled("enter answer · o open thread · r reload · esc close", "dim"), id="inbox-hint")
 
     def on_mount(self) -> None:
         self.query_one("#inbox-list", OptionList).focus()

@@ -43,7 +43,7 @@ class MessageLogScreen(ModalScreen[bool]):
         Binding("slash", "search", "Search", id="log.search"),
     ]
 
-    def __init__(self, backend: "KeepsMessageLog", thread_id: str) -> None:
+    def __init__(self, backend: KeepsMessageLog, thread_id: str) -> None:
         super().__init__(classes="modal")
         self.backend = backend
         self.thread_id = thread_id
@@ -56,9 +56,7 @@ class MessageLogScreen(ModalScreen[bool]):
             yield Input(placeholder="search the log (enter)", id="message-log-search")
             yield OptionList(id="message-log")
             yield Input(placeholder="a message to add without running the graph (enter)", id="message-log-add")
-            yield Static(
-                Content.styled("d delete · a add · / search · esc close", "dim"), id="message-log-keys"
-            )
+            yield Static(Content.styled("d delete · a add · / search · esc close", "dim"), id="message-log-keys")
 
     def on_mount(self) -> None:
         self.query_one("#message-log-add").display = False

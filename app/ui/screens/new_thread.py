@@ -45,9 +45,11 @@ def parse_metadata(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ValueError(f"Metadata is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).") from None
+        raise ValueError(
+            f"Metadata is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
+        ) from None
     if not isinstance(value, dict):
-        raise ValueError("Metadata must be a JSON object, like {\"project\": \"demo\"}.")
+        raise ValueError('Metadata must be a JSON object, like {"project": "demo"}.')
     return value
 
 
@@ -58,7 +60,9 @@ def parse_thread_id(text: str) -> str | None:
     try:
         return str(uuid.UUID(text))
     except ValueError:
-        raise ValueError(f"Thread id {clean(text)!r} is not a UUID (the server wants one). Leave it empty for a new one.") from None
+        raise ValueError(
+            f"Thread id {clean(text)!r} is not a UUID (the server wants one). Leave it empty for a new one."
+        ) from None
 
 
 Submit = Callable[[NewThreadRequest], Awaitable[str | None]]
@@ -96,7 +100,7 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
             yield Label("Assistant / graph")
             yield GraphChoice(self.assistants, self.graphs, self.default_assistant, id="new-thread-assistant")
             yield Label("Metadata (JSON object)")
-            yield TextArea('{\n  \n}', language="json", id="new-thread-metadata", show_line_numbers=False)
+            yield TextArea("{\n  \n}", language="json", id="new-thread-metadata", show_line_numbers=False)
             yield Static(id="new-thread-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Create (ctrl+s)", variant="primary", id="new-thread-create")

@@ -34,7 +34,8 @@ class PickGraphScreen(ModalScreen[str | None]):
             if self.graphs:
                 yield OptionList(*(Option(Content(clean(g)), id=g) for g in self.graphs), id="pick-graph-list")
             yield SafeInput(
-                placeholder="or type an assistant id or graph name, then enter" if self.graphs
+                placeholder="or type an assistant id or graph name, then enter"
+                if self.graphs
                 else "the assistant id or graph name, then enter",
                 id="pick-graph-typed",
             )

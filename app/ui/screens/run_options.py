@@ -50,8 +50,11 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
             yield Static(Content.styled("Run options", "bold"), classes="dialog-title")
             yield Label("Assistant / graph")
             yield GraphChoice(
-                self.assistants, self.graphs, self.options.assistant_id,
-                auto="each thread's own graph", id="option-assistant",
+                self.assistants,
+                self.graphs,
+                self.options.assistant_id,
+                auto="each thread's own graph",
+                id="option-assistant",
             )
             with VerticalScroll(id="option-fields"):
                 for index, spec in enumerate(self.fields):
@@ -69,15 +72,25 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
                 yield Button("Cancel (esc)", id="options-cancel")
 
     def _field(self, spec: OptionField, value: Any, widget_id: str) -> ComposeResult:
-        label = Content.assemble((clean(spec.name), "bold"), ("  " + clean(spec.description), "dim") if spec.description else "")
+        label = Content.assemble(
+            (clean(spec.name), "bold"), ("  " + clean(spec.description), "dim") if spec.description else ""
+        )
         with Horizontal(classes="option-row"):
             yield Static(label, classes="option-label")
             if spec.kind == "bool":
                 yield Switch(value=bool(value), id=widget_id)
             elif spec.kind == "choice":
-                yield Select([(clean(c), c) for c in spec.choices], value=value if value in spec.choices else Select.NULL, id=widget_id)
+                yield Select(
+                    [(clean(c), c) for c in spec.choices],
+                    value=value if value in spec.choices else Select.NULL,
+                    id=widget_id,
+                )
             else:
-                yield Input(value="" if value is None else str(value), id=widget_id, type="number" if spec.kind == "number" else "text")
+                yield Input(
+                    value="" if value is None else str(value),
+                    id=widget_id,
+                    type="number" if spec.kind == "number" else "text",
+                )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_save() if event.button.id == "options-apply" else self.action_cancel()

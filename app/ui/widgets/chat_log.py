@@ -73,8 +73,10 @@ class ChatLog(VerticalScroll, can_focus=True):
             await self.remove_children([c for c in self.children if c not in kept and c not in top])
             await self._reconcile(kept, self.messages[self._first :])
             self._banner = await self._top_line(
-                self._banner, None if notice is None else notice if isinstance(notice, Content) else plain(notice),
-                "chat-notice past-banner", before=self._marker,
+                self._banner,
+                None if notice is None else notice if isinstance(notice, Content) else plain(notice),
+                "chat-notice past-banner",
+                before=self._marker,
             )
             await self._show_marker()
         self.scroll_end(animate=False, immediate=True)

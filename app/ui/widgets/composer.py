@@ -24,7 +24,7 @@ class Composer(TextArea):
 
     @dataclass
     class Submitted(Message):
-        composer: "Composer"
+        composer: Composer
         text: str
 
     def __init__(self, **kwargs) -> None:

@@ -61,7 +61,10 @@ class ConnectionIndicator(Static):
             if self.online:
                 self.online = False
                 self.notify(
-                    f"Lost the server: {error}. Retrying; your work is kept.", severity="error", timeout=10, markup=False
+                    f"Lost the server: {error}. Retrying; your work is kept.",
+                    severity="error",
+                    timeout=10,
+                    markup=False,
                 )
             app.revive_embedded_server()  # type: ignore[attr-defined]
             self.show(f"retrying every {self._backoff:.0f}s")

@@ -54,7 +54,14 @@ def line_content(line: DiffLine, section: str) -> Content:
         return Content.assemble(sign, (clean(line.label), f"bold {style}"), " ", clean(line.after))
     if line.kind == "removed":
         return Content.assemble(sign, (clean(line.label), f"bold {style}"), " ", (clean(line.before), "strike"))
-    parts = [sign, (clean(line.label), f"bold {style}"), " ", (clean(line.before), "$text-muted"), (" → ", style), clean(line.after)]
+    parts = [
+        sign,
+        (clean(line.label), f"bold {style}"),
+        " ",
+        (clean(line.before), "$text-muted"),
+        (" → ", style),
+        clean(line.after),
+    ]
     if line.detail:
         parts += ["\n    ", (clean(line.detail), "$text-muted")]
     return Content.assemble(*parts)

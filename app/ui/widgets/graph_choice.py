@@ -28,8 +28,12 @@ def graph_options(
     options: list[tuple[Content, str]] = [(Content.styled(auto, "italic"), AUTO)] if auto else []
     for assistant in assistants:
         label = Content(clean(assistant.name or assistant.graph_id or assistant.assistant_id))
-        options.append((label + Content.styled(f"  {clean(assistant.graph_id)}", "dim"),
-                        assistant_value(assistant.assistant_id, assistant.graph_id, assistant.name)))
+        options.append(
+            (
+                label + Content.styled(f"  {clean(assistant.graph_id)}", "dim"),
+                assistant_value(assistant.assistant_id, assistant.graph_id, assistant.name),
+            )
+        )
     known = {value for _, value in options}
     for graph in [*graphs, current]:
         if graph and graph not in known:
@@ -47,7 +51,13 @@ class GraphChoice(Vertical):
     """
 
     def __init__(
-        self, assistants: list[Assistant], graphs: list[str], current: str = "", *, auto: str = "", id: str | None = None
+        self,
+        assistants: list[Assistant],
+        graphs: list[str],
+        current: str = "",
+        *,
+        auto: str = "",
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.options = graph_options(assistants, graphs, current, auto=auto)

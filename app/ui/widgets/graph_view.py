@@ -80,9 +80,19 @@ class GraphView(ScrollableContainer, can_focus=True):
             return
         self._width = self._available_width()
         self.layout_result = layout_graph(self.graph, self.next_nodes, self._width)
-        legend = [Content.styled("━ next", "bold $text-warning"), "  ", Content.styled("┄▶ conditional", "$text-accent"), "  ", Content.styled("↑ loop", "$text-warning")]
+        legend = [
+            Content.styled("━ next", "bold $text-warning"),
+            "  ",
+            Content.styled("┄▶ conditional", "$text-accent"),
+            "  ",
+            Content.styled("↑ loop", "$text-warning"),
+        ]
         if self.next_nodes:
-            legend = [Content.styled("next: " + ", ".join(clean(n) for n in self.next_nodes), "bold $text-warning"), "\n", *legend]
+            legend = [
+                Content.styled("next: " + ", ".join(clean(n) for n in self.next_nodes), "bold $text-warning"),
+                "\n",
+                *legend,
+            ]
         self.query_one("#graph-legend", Static).update(Content.assemble(*legend))
         self.query_one("#graph-drawing", Static).update(layout_content(self.layout_result))
 

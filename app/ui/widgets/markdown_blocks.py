@@ -5,6 +5,7 @@ their widgets (a screen lays out every displayed widget, seen or not).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from textual.app import ComposeResult
@@ -409,7 +410,7 @@ class MarkdownBlocks(Vertical):
         (a paragraph, a list), none otherwise.
         """
         blocks: list[Widget] = [*self._composed, *self._frames]
-        for block, following in zip(blocks, blocks[1:]):
+        for block, following in itertools.pairwise(blocks):
             gap = 1 if _top_margin(following) == 0 else 0
             if block.styles.margin.bottom != gap:
                 block.styles.margin = (0, 0, gap, 0)

@@ -392,7 +392,9 @@ class StateTree(Tree[NodeData]):
         if isinstance(value, str):
             lines = value.count("\n") + 1
             node.add_leaf(
-                Content.styled(f"… {len(value):,} chars, {lines:,} line{'s' * (lines != 1)} — v to view", "$text-muted italic"),
+                Content.styled(
+                    f"… {len(value):,} chars, {lines:,} line{'s' * (lines != 1)} — v to view", "$text-muted italic"
+                ),
                 data=NodeData(data.path, value, "long"),
             )
             return
@@ -406,7 +408,10 @@ class StateTree(Tree[NodeData]):
             path = (*data.path, str(key))
             if data.kind == "todos" and isinstance(item, dict):
                 mark, style = TODO_MARKS.get(str(item.get("status")), ("?", "$text-muted"))
-                node.add_leaf(Content.assemble((mark + " ", style), clean(str(item.get("content", "")))), data=NodeData(path, item))
+                node.add_leaf(
+                    Content.assemble((mark + " ", style), clean(str(item.get("content", "")))),
+                    data=NodeData(path, item),
+                )
             elif data.kind == "messages" and isinstance(item, dict):
                 kind = str(item.get("type") or item.get("role") or "?")
                 label = Content.assemble(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from textual.binding import Binding
 from textual.content import Content
@@ -88,7 +88,7 @@ class ThreadList(OptionList):
 
     def __init__(self, clock: Callable[[], datetime] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.window = ThreadWindow(self.MAX_ROWS)
         self.waiting: set[str] = set()
         self._lost: str | None = None

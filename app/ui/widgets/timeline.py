@@ -91,7 +91,9 @@ class Timeline(Vertical, can_focus=False):
     class Selected(Message):
         """The cursor moved to `checkpoint`; `parent` is its parent if loaded."""
 
-        def __init__(self, timeline: "Timeline", checkpoint: ThreadState, parent: ThreadState | None, is_head: bool) -> None:
+        def __init__(
+            self, timeline: Timeline, checkpoint: ThreadState, parent: ThreadState | None, is_head: bool
+        ) -> None:
             super().__init__()
             self.timeline = timeline
             self.checkpoint = checkpoint
@@ -99,31 +101,31 @@ class Timeline(Vertical, can_focus=False):
             self.is_head = is_head
 
         @property
-        def control(self) -> "Timeline":
+        def control(self) -> Timeline:
             return self.timeline
 
     class NeedMore(Message):
         """Load the page of checkpoints older than `before_checkpoint_id`."""
 
-        def __init__(self, timeline: "Timeline", before_checkpoint_id: str) -> None:
+        def __init__(self, timeline: Timeline, before_checkpoint_id: str) -> None:
             super().__init__()
             self.timeline = timeline
             self.before_checkpoint_id = before_checkpoint_id
 
         @property
-        def control(self) -> "Timeline":
+        def control(self) -> Timeline:
             return self.timeline
 
     class Marked(Message):
         """`checkpoint` was marked for a two-way diff (None: the mark was removed)."""
 
-        def __init__(self, timeline: "Timeline", checkpoint: ThreadState | None) -> None:
+        def __init__(self, timeline: Timeline, checkpoint: ThreadState | None) -> None:
             super().__init__()
             self.timeline = timeline
             self.checkpoint = checkpoint
 
         @property
-        def control(self) -> "Timeline":
+        def control(self) -> Timeline:
             return self.timeline
 
     def __init__(self, **kwargs) -> None:
@@ -149,7 +151,7 @@ class Timeline(Vertical, can_focus=False):
     def option_list(self) -> OptionList:
         return self.query_one("#timeline-list", OptionList)
 
-    def focus(self, scroll_visible: bool = True) -> "Timeline":
+    def focus(self, scroll_visible: bool = True) -> Timeline:
         self.option_list.focus(scroll_visible)
         return self
 
@@ -274,7 +276,9 @@ class Timeline(Vertical, can_focus=False):
             return
         branches = sum(1 for row in rows if row.branch_point)
         forks = sum(1 for row in rows if row.fork)
-        parts: list[Content | str] = [Content.styled(f"{len(rows)}{'' if self.model.exhausted else '+'} checkpoints", "bold")]
+        parts: list[Content | str] = [
+            Content.styled(f"{len(rows)}{'' if self.model.exhausted else '+'} checkpoints", "bold")
+        ]
         if branches:
             parts += [" · ", Content.styled(f"◆ {branches} branch{'es' * (branches != 1)}", "$text-warning")]
         if forks:

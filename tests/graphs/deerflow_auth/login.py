@@ -59,7 +59,9 @@ async def login_count(request: Request) -> JSONResponse:
     return JSONResponse({"logins": sessions.logins[email], "failures": failed})
 
 
-app = Starlette(routes=[
-    Route("/api/v1/auth/login/local", login_local, methods=["POST"]),
-    Route("/api/test/logins", login_count, methods=["GET"]),
-])
+app = Starlette(
+    routes=[
+        Route("/api/v1/auth/login/local", login_local, methods=["POST"]),
+        Route("/api/test/logins", login_count, methods=["GET"]),
+    ]
+)
