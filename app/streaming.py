@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 
 from .models import RunEvent, ToolCallChunk
 
@@ -38,21 +39,7 @@ def coalesce(events: list[RunEvent]) -> list[RunEvent]:
             previous.event_id = event.event_id or previous.event_id  # where the merged part ends
             continue
         if event.kind == "token":  # copy: merging must not change the caller's event
-            event = RunEvent(
-                kind="token",
-                event=event.event,
-                node=event.node,
-                run_id=event.run_id,
-                message_id=event.message_id,
-                message_type=event.message_type,
-                text=event.text,
-                reasoning=event.reasoning,
-                tool_call_chunks=list(event.tool_call_chunks),
-                size=event.size,
-                event_id=event.event_id,
-                namespace=event.namespace,
-                last=event.last,
-            )
+            event = replace(event, tool_call_chunks=list(event.tool_call_chunks), message=None, data=None)
         merged.append(event)
     return merged
 

@@ -679,10 +679,10 @@ async def open_new_thread_dialog(b: Bench) -> NewThreadScreen:
 
 
 BAD_METADATA = {
-    "trailing-comma": ('{\n  "a": 1,\n}', "not valid JSON"),
+    "trailing-comma": ('{\n  "a": 1,\n}', "Not valid JSON"),
     "not-an-object": ("[1, 2, 3]", "must be a JSON object"),
-    "markup-not-json": ("[bold]x[/] [@click=app.quit]q[/]", "not valid JSON"),
-    "single-quotes": ("{'a': 1}", "not valid JSON"),
+    "markup-not-json": ("[bold]x[/] [@click=app.quit]q[/]", "Not valid JSON"),
+    "single-quotes": ("{'a': 1}", "Not valid JSON"),
 }
 
 

@@ -520,7 +520,7 @@ def test_validate_args_minimal_schema():
 
 def test_parse_args_json_reports_where():
     assert parse_args_json('{"a": 1}') == {"a": 1}
-    with pytest.raises(AnswerError, match=r"not valid JSON: .*line 1, column"):
+    with pytest.raises(AnswerError, match=r"Not valid JSON in the arguments.*: .*line 1, column"):
         parse_args_json('{"a": ', "send_email")
     with pytest.raises(AnswerError, match="must be a JSON object"):
         parse_args_json("[1]")

@@ -302,7 +302,7 @@ async def test_hitl_edit_with_invalid_json_is_refused_locally():
         await pilot.press("ctrl+s")
         await pilot.pause()
         error = str(app.screen.query_one("#human-input-error", Static).visual)
-        assert "not valid JSON" in error and "send_email" in error
+        assert "Not valid JSON" in error and "send_email" in error
         assert sent == [] and isinstance(app.screen, HumanInputScreen)
         editor.load_text('{"to": "x@example.com"}')  # valid JSON, but the schema wants a subject
         await pilot.press("ctrl+s")

@@ -13,7 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..models import ChatMessage, RunRequest, ThreadSummary
 
-PendingKind = Literal["clarification", "hitl", "agent_inbox", "deerflow", "seed_clarification", "generic"]
+PendingKind = str
+"""The name of the dialect that recognised a request (dialects/: its DIALECT.kind)."""
 DecisionType = Literal["approve", "edit", "reject", "respond", "ignore"]
 FieldType = Literal["text", "textarea", "number", "select", "multi_select", "checkbox", "date"]
 FIELD_TYPES: tuple[FieldType, ...] = ("text", "textarea", "number", "select", "multi_select", "checkbox", "date")
@@ -88,6 +89,10 @@ class PendingInput(_Model):
     """Something a thread is waiting for a human to answer: one type for every kind."""
 
     kind: PendingKind
+    label: str = "question"
+    """What kind of request it is, in words, when no clarification type says more ("tool approval")."""
+    value_answer: bool = False
+    """Answered with any value (JSON or text), not a reply to a question: an interrupt no dialect knows."""
     thread_id: str = ""
     interrupt_id: str = ""
     node: str = ""
@@ -116,15 +121,12 @@ class PendingInput(_Model):
         """The clarification type in words ("missing info"), or the kind of request."""
         if self.clarification_type:
             return CLARIFICATION_KINDS.get(self.clarification_type, self.clarification_type.replace("_", " "))
-        return {
-            "hitl": "tool approval",
-            "agent_inbox": "tool approval",
-            "generic": "interrupt",
-        }.get(self.kind, "question")
+        return self.label
 
     @property
     def is_review(self) -> bool:
-        return self.kind in ("hitl", "agent_inbox")
+        """Tool calls to approve, edit or reject (HumanInTheLoopMiddleware, Agent Inbox)."""
+        return bool(self.actions)
 
     @property
     def is_form(self) -> bool:

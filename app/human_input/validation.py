@@ -8,6 +8,7 @@ import math
 from datetime import date
 from typing import Any
 
+from ..json_text import JsonProblem, parse_json_object
 from .models import AnswerError, FormField
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
@@ -77,14 +78,9 @@ def parse_args_json(text: str, name: str = "") -> dict[str, Any]:
     """Edited tool arguments typed as JSON; raises AnswerError with the line and column."""
     where = f" for {name}" if name else ""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise AnswerError(
-            f"The arguments{where} are not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
-        ) from None
-    if not isinstance(value, dict):
-        raise AnswerError(f'The arguments{where} must be a JSON object, like {{"path": "notes.md"}}.')
-    return value
+        return parse_json_object(text, f"the arguments{where}", '{"path": "notes.md"}')
+    except JsonProblem as problem:
+        raise AnswerError(str(problem)) from None
 
 
 def parse_generic(text: str) -> Any:

@@ -79,7 +79,7 @@ class ThreadbenchApp(App[None]):
             "export_thread",
             "Export",
             show=False,
-            id="threadbench.export",
+            id="app.export",
             tooltip="Export the thread to Markdown or JSON",
         ),
         Binding("ctrl+t", "change_theme", "Theme", show=False, id="app.theme", tooltip="Change the theme (remembered)"),
@@ -116,8 +116,8 @@ class ThreadbenchApp(App[None]):
         self.backend_kind = backend_kind
         self.clock = clock or (lambda: datetime.now(UTC))
         self.monotonic = monotonic
-        self._wrap_backend = wrap_backend or (lambda backend: backend)
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
+        self._wrap_backend = wrap_backend or (lambda backend: backend)
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
         self._dialog_since = 0.0
@@ -159,6 +159,13 @@ class ThreadbenchApp(App[None]):
     @assistant_id.setter
     def assistant_id(self, value: str) -> None:
         self.run_options.assistant_id = value
+
+    @property
+    def live_backend(self) -> Backend:
+        """The backend, for code that runs only once connected (a thread is open, a run began)."""
+        if self.backend is None:
+            raise RuntimeError("Not connected to a server yet.")
+        return self.backend
 
     def assistant_of(self, thread: ThreadSummary | None, thread_id: str | None = None) -> str:
         """Where a run on a thread goes: the user's pick, the graph picked for this thread,
@@ -295,7 +302,7 @@ class ThreadbenchApp(App[None]):
         if self.server is not None:
             self.server.stop()
 
-    def push_screen(self, screen, *args, **kwargs):  # type: ignore[override]
+    def push_screen(self, screen, *args, **kwargs):
         if isinstance(screen, ModalScreen):
             self._dialog_since = get_time()
         return super().push_screen(screen, *args, **kwargs)

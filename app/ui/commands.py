@@ -15,7 +15,7 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -26,8 +26,10 @@ from ..backends.base import BackendError
 from ..models import ThreadQuery, ThreadSummary
 from .main_screen import find_main_screen
 from .text import one_line
+from .widgets.thread_list import ThreadList
 
 if TYPE_CHECKING:
+    from .app import ThreadbenchApp
     from .main_screen import MainScreen
 
 ID_LIKE = re.compile(r"[0-9a-f][0-9a-f-]{3,35}")
@@ -41,12 +43,6 @@ SKIP_ACTIONS = {"command_palette", "app.command_palette"}
 def open_thread(main: MainScreen, summary: ThreadSummary) -> None:
     """Show `summary` in the main screen: highlight it (adding it to the list if the list has
     not loaded it), open it and go to the composer."""
-    jump = getattr(main, "jump_to_thread", None)
-    if callable(jump):
-        jump(summary)
-        return
-    from .widgets.thread_list import ThreadList
-
     threads = main.query_one("#thread-list", ThreadList)
     if threads.thread(summary.thread_id) is None:
         threads.set_threads([summary, *threads.threads], exhausted=threads.exhausted)
@@ -96,9 +92,13 @@ def _actions_of(node: DOMNode, keymap: dict[str, str], shown_only: bool = False)
 class ThreadbenchCommands(Provider):
     """Threads and actions for the command palette."""
 
+    @property
+    def workbench(self) -> ThreadbenchApp:
+        return cast("ThreadbenchApp", self.app)
+
     def _actions(self) -> list[tuple[DOMNode, Action, str]]:
         """(namespace, action, keys shown) for the focused widgets, the main screen and the app."""
-        app = self.app
+        app = self.workbench
         nodes: list[tuple[DOMNode, bool]] = []
         focused = self.focused
         if focused is not None:
@@ -111,7 +111,7 @@ class ThreadbenchCommands(Provider):
         nodes.append((app, False))
         found: list[tuple[DOMNode, Action, str]] = []
         labels: set[str] = set()
-        keymap = dict(getattr(app, "keymap", {}) or {})
+        keymap = dict(app.keymap)
         for node, shown_only in nodes:
             for action in _actions_of(node, keymap, shown_only):
                 if action.label in labels:
@@ -129,7 +129,7 @@ class ThreadbenchCommands(Provider):
         if main is None:
             return []
         try:
-            return list(main.query_one("#thread-list").threads)  # type: ignore[attr-defined]
+            return list(main.query_one("#thread-list", ThreadList).threads)
         except Exception:
             return []
 
@@ -144,7 +144,7 @@ class ThreadbenchCommands(Provider):
 
     def _messages(self) -> list[tuple[str, str]]:
         main = find_main_screen(self.app)
-        state = getattr(main, "thread_state", None)
+        state = main.thread_state if main is not None else None
         if state is None:
             return []
         found = []
@@ -199,7 +199,7 @@ class ThreadbenchCommands(Provider):
 
     async def _server_threads(self, query: str, known: set[str]):
         """Threads whose id is `query` (or starts with it) that the list has not loaded."""
-        backend = getattr(self.app, "backend", None)
+        backend = self.workbench.backend
         if backend is None or not ID_LIKE.fullmatch(query):
             return
         try:

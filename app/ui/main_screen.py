@@ -373,11 +373,11 @@ class MainScreen(Screen):
 
     def action_clear_state(self) -> None:
         if self.conversation.can(ClearsState, "clear a thread's state"):
-            self.conversation.clear_state(self.thread_id)  # type: ignore[arg-type]
+            self.conversation.clear_state(self.thread_id)
 
     def action_message_log(self) -> None:
         if self.conversation.can(KeepsMessageLog, "keep a message log apart from the state"):
-            self.conversation.message_log(self.thread_id)  # type: ignore[arg-type]
+            self.conversation.message_log(self.thread_id)
 
 
 def find_main_screen(app: Any) -> MainScreen | None:

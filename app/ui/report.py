@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from textual.dom import DOMNode
+from textual.widget import Widget
 
 from ..backends.base import BackendError, LoginFailed, LoginRequired, Unauthorized
 from ..logs import redact
 from .text import clean
 
+if TYPE_CHECKING:
+    from .app import ThreadbenchApp
 
-def report(node: DOMNode, error: BaseException, doing: str, then: str = "") -> None:
+
+def report(node: Widget, error: BaseException, doing: str, then: str = "") -> None:
     """Tell the user what failed and what to do (`then`, else the error's hint); never
     crash on a server error. A key the app knows never shows."""
     if isinstance(error, BackendError):
@@ -21,7 +27,7 @@ def report(node: DOMNode, error: BaseException, doing: str, then: str = "") -> N
             text += f"\n{then.strip()}"
     else:
         text = f"{doing} failed: {type(error).__name__}: {error}"
-    node.app.log_error(text)  # type: ignore[attr-defined]
+    cast("ThreadbenchApp", node.app).log_error(text)
     node.notify(redact(clean(text)), severity="error", timeout=8, markup=False)
 
 

@@ -1,8 +1,8 @@
 """The interrupt dialects: each module recognises one way an agent asks (`detect`) and
 builds the answer its server expects (`build_answer`). DIALECTS is the one list of them.
 
-A new dialect is one module with a `DIALECT` record, added to DIALECTS below (and its name
-to models.PendingKind).
+A new dialect is one module with a `DIALECT` record, listed once in DIALECTS below; what the
+screens need to know of it (is_review, label, value_answer) is in the PendingInput it detects.
 """
 
 from __future__ import annotations

@@ -43,7 +43,9 @@ def detect(value: Any) -> PendingInput | None:
                 allowed=allowed or ["ignore"],
             )
         )
-    return PendingInput(kind="agent_inbox", actions=actions, raw=value, question=review_question(actions))
+    return PendingInput(
+        kind="agent_inbox", label="tool approval", actions=actions, raw=value, question=review_question(actions)
+    )
 
 
 def build_answer(pending: PendingInput, response: HumanResponse) -> Answer:

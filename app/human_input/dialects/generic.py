@@ -14,8 +14,8 @@ from .base import Dialect, resume
 def detect(value: Any) -> PendingInput:
     """Every value is a generic interrupt."""
     if isinstance(value, str):
-        return PendingInput(kind="generic", question=value, raw=value)
-    return PendingInput(kind="generic", raw=value)
+        return PendingInput(kind="generic", label="interrupt", value_answer=True, question=value, raw=value)
+    return PendingInput(kind="generic", label="interrupt", value_answer=True, raw=value)
 
 
 def build_answer(pending: PendingInput, response: HumanResponse) -> Answer:

@@ -37,7 +37,9 @@ def detect(value: Any) -> PendingInput | None:
                 args_schema=schema if isinstance(schema, dict) else None,
             )
         )
-    return PendingInput(kind="hitl", actions=actions, raw=value, question=review_question(actions))
+    return PendingInput(
+        kind="hitl", label="tool approval", actions=actions, raw=value, question=review_question(actions)
+    )
 
 
 def build_answer(pending: PendingInput, response: HumanResponse) -> Answer:

@@ -109,7 +109,7 @@ class Conversation(ConversationRuns):
 
     @work(exclusive=True, group="open")
     async def open_thread(self, thread_id: str, ask: bool = True) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if backend is None:
             return
         self.workers.cancel_group(self, "run")
@@ -156,7 +156,7 @@ class Conversation(ConversationRuns):
     def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None:
         title = state.title or (summary.display_title if summary else state.thread_id)
         status = summary.status if summary else ""
-        graph = (summary.graph_id if summary else "") or self.app.assistant_of(summary, state.thread_id)  # type: ignore[attr-defined]
+        graph = (summary.graph_id if summary else "") or self.app.assistant_of(summary, state.thread_id)
         header = Content.assemble(
             (one_line(title, 60), "bold"),
             (" · " + status if status else "", "dim"),
@@ -172,7 +172,7 @@ class Conversation(ConversationRuns):
             if self.thread_state is not None:
                 await self.chat.show_messages(self.thread_state.messages)
             return
-        capabilities = self.app.backend.capabilities  # type: ignore[attr-defined]
+        capabilities = self.app.live_backend.capabilities
         what = f"{len(checkpoint.messages)} messages"
         keys = "g: back to the live head · F: fork here · p: replay from here · e: edit and fork"
         if not capabilities.past_messages:
@@ -202,13 +202,13 @@ class Conversation(ConversationRuns):
     async def welcome(self) -> None:
         """No thread on the server yet: say what to type, and where it goes."""
         app = self.app
-        target = app.assistant_of(None)  # type: ignore[attr-defined]
+        target = app.assistant_of(None)
         lines: list[Content | str] = [
             Content.styled("Welcome to Threadbench.", "bold"),
             "Type a message below and press enter: it starts a new thread"
             + (f" on {clean(target)}." if target else "."),
         ]
-        if app.settings.embedded and not (app.settings.graph or app.settings.config):  # type: ignore[attr-defined]
+        if app.settings.embedded and not (app.settings.graph or app.settings.config):
             lines.append(
                 Content.assemble(
                     "The demo agent answers these words: ",
@@ -225,7 +225,7 @@ class Conversation(ConversationRuns):
 
     def submit(self, text: str) -> None:
         """The composer's text: send it, unless the server is not ready or a run streams."""
-        if self.app.backend is None:  # type: ignore[attr-defined]
+        if self.app.backend is None:
             self.notify("The server is not ready yet; your message is kept.", severity="warning")
             return
         if self.run_in_progress:
@@ -237,8 +237,7 @@ class Conversation(ConversationRuns):
 
     @work(exclusive=True, group="run")
     async def send_message(self, text: str) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         thread_id = self.thread_id
         target = await self.run_target(thread_id)
         if target is None:
@@ -272,54 +271,52 @@ class Conversation(ConversationRuns):
         """The assistant or graph a new run on this thread (None: a new thread) goes to;
         asks the user when the server runs several graphs and nothing says which."""
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = app.live_backend
         target = self.assistant_for(thread_id)
         if target or not backend.capabilities.assistants:
             return target
-        if not app.graphs:  # type: ignore[attr-defined]
+        if not app.graphs:
             await self.learn_graphs().wait()
             if target := self.assistant_for(thread_id):
                 return target
         reason = (
-            f"The server runs {len(app.graphs)} graphs and this thread has not run yet."  # type: ignore[attr-defined]
-            if app.graphs_complete  # type: ignore[attr-defined]
+            f"The server runs {len(app.graphs)} graphs and this thread has not run yet."
+            if app.graphs_complete
             else "The server hides its assistants; these graphs were seen on its threads."
             if app.graphs
-            else "The server lists no graphs (its assistants are hidden)."  # type: ignore[attr-defined]
+            else "The server lists no graphs (its assistants are hidden)."
         )
-        target = await app.push_screen_wait(PickGraphScreen(app.graphs, reason))  # type: ignore[attr-defined]
-        if target and thread_id:
-            app.thread_targets[thread_id] = target  # type: ignore[attr-defined]
-        return target
+        picked = await app.push_screen_wait(PickGraphScreen(app.graphs, reason))
+        if picked and thread_id:
+            app.thread_targets[thread_id] = picked
+        return picked
 
     async def _repick_graph(self, thread_id: str, refusal: BackendError) -> bool:
         """The server refused the run's graph: ask for another (its refusal lists its
         graphs); True if the user picked one for this thread."""
         app = self.app
         if graphs := graphs_in_refusal(refusal.message):
-            app.graphs, app.graphs_complete = graphs, True  # type: ignore[attr-defined]
-        app.thread_targets.pop(thread_id, None)  # type: ignore[attr-defined]
-        target = await app.push_screen_wait(PickGraphScreen(app.graphs, refusal.message))  # type: ignore[attr-defined]
+            app.graphs, app.graphs_complete = graphs, True
+        app.thread_targets.pop(thread_id, None)
+        target = await app.push_screen_wait(PickGraphScreen(app.graphs, refusal.message))
         if not target:
             self.notify("Nothing was sent; your message is kept.", timeout=4)
             return False
-        if app.run_options.assistant_id:  # type: ignore[attr-defined]  # the pick that the server refused
-            app.run_options.assistant_id = ""  # type: ignore[attr-defined]
+        if app.run_options.assistant_id:  # the pick that the server refused
+            app.run_options.assistant_id = ""
             self.show_run_options()
-        app.thread_targets[thread_id] = target  # type: ignore[attr-defined]
+        app.thread_targets[thread_id] = target
         return True
 
     async def _create_for_message(self, target: str) -> str:
         """A new thread for the first message (no thread open); returns its id."""
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
-        assert backend is not None
-        graph_id = target if target in app.graphs else None  # type: ignore[attr-defined]
+        backend = app.live_backend
+        graph_id = target if target in app.graphs else None
         summary = await backend.create_thread(graph_id=graph_id)
         thread_id = summary.thread_id
         if target:
-            app.thread_targets[thread_id] = target  # type: ignore[attr-defined]
+            app.thread_targets[thread_id] = target
         self.thread_id = thread_id  # first: the row highlighted next is then already open
         self._rows.insert_thread(summary, open_it=False)
         await self.chat.show_messages([])
@@ -330,16 +327,16 @@ class Conversation(ConversationRuns):
     async def learn_graphs(self) -> None:
         """What graphs the server runs (for new threads, the pickers and the options)."""
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
+        backend = app.backend
         if backend is None or not backend.capabilities.assistants:
             return
         try:
             graphs, complete = await server_graphs(backend)
         except BackendError as error:
-            app.log_error(f"Listing the server's graphs failed: {error}")  # type: ignore[attr-defined]
+            app.log_error(f"Listing the server's graphs failed: {error}")
             return
-        if graphs and not gone(self) and not app.graphs_complete:  # type: ignore[attr-defined]
-            app.graphs, app.graphs_complete = graphs, complete  # type: ignore[attr-defined]
+        if graphs and not gone(self) and not app.graphs_complete:
+            app.graphs, app.graphs_complete = graphs, complete
             self.show_run_options()
             if self.thread_id is None and self.chat.query(".chat-welcome"):
                 await self.welcome()  # it can now say where a first message goes
@@ -350,7 +347,7 @@ class Conversation(ConversationRuns):
     async def ask_human(self, thread_id: str, pending: list[PendingInput]) -> None:
         """Show the agent's question; the answer's run streams into the chat."""
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
+        backend = app.backend
         if backend is None or thread_id != self.thread_id or not pending:
             return
         summary = self._rows.thread(thread_id)
@@ -358,8 +355,8 @@ class Conversation(ConversationRuns):
             backend,
             thread_id,
             lambda events: self.stream_answer(events, thread_id),
-            assistant_id=thread_graph(summary) or app.assistant_of(summary, thread_id),  # type: ignore[attr-defined]
-            context=app.run_options.context(),  # type: ignore[attr-defined]
+            assistant_id=thread_graph(summary) or app.assistant_of(summary, thread_id),
+            context=app.run_options.context(),
         )
         title = summary.display_title if summary else thread_id
         position = (1, len(pending)) if len(pending) > 1 else None
@@ -387,14 +384,13 @@ class Conversation(ConversationRuns):
     @work(group="modal")
     async def open_inbox(self) -> None:
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = app.live_backend
         thread_id = await app.push_screen_wait(
             InboxScreen(
                 backend,
-                assistant_of=lambda thread: thread_graph(thread) or app.assistant_of(thread),  # type: ignore[attr-defined]
-                context=app.run_options.context(),  # type: ignore[attr-defined]
-                on_answered=lambda tid: self.refresh_thread_row(tid, ask=False),
+                assistant_of=lambda thread: thread_graph(thread) or app.assistant_of(thread),
+                context=app.run_options.context(),
+                on_answered=self._answered_elsewhere,
             )
         )
         if thread_id:
@@ -412,8 +408,7 @@ class Conversation(ConversationRuns):
 
     @work(group="cancel")
     async def cancel_run(self, thread_id: str, run_id: str | None) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         action = await self.app.push_screen_wait(CancelRunScreen())
         if action is None:
             return
@@ -433,9 +428,9 @@ class Conversation(ConversationRuns):
     # -- run options -------------------------------------------------------------------------------
 
     def show_run_options(self) -> None:
-        options = self.app.run_options  # type: ignore[attr-defined]
+        options = self.app.run_options
         summary = self._rows.thread(self.thread_id) if self.thread_id else None
-        target = self.app.assistant_of(summary, self.thread_id)  # type: ignore[attr-defined]
+        target = self.app.assistant_of(summary, self.thread_id)
         self.query_one("#run-options", Static).update(
             Content.assemble(
                 ("assistant ", "dim"),
@@ -450,18 +445,17 @@ class Conversation(ConversationRuns):
 
     def _target_note(self, summary: ThreadSummary | None, target: str) -> str:
         """Why runs go to `target` (nothing to say when the user picked it)."""
-        if self.app.run_options.assistant_id:  # type: ignore[attr-defined]
+        if self.app.run_options.assistant_id:
             return ""
         if not target:
             return " (asked at the first send)"
-        own = thread_graph(summary) or self.app.thread_targets.get(self.thread_id or "")  # type: ignore[attr-defined]
+        own = thread_graph(summary) or self.app.thread_targets.get(self.thread_id or "")
         return " (the thread's)" if own else " (the server's only graph)"
 
     @work(group="modal")
     async def edit_run_options(self) -> None:
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = app.live_backend
         assistants: list = []
         schema: dict = {}
         target = self.assistant
@@ -475,17 +469,17 @@ class Conversation(ConversationRuns):
         except BackendError as error:
             report(self, error, "Reading the assistant's options")
         options = await app.push_screen_wait(
-            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs)  # type: ignore[attr-defined]
+            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs)
         )
         if options is not None:
-            app.run_options = options  # type: ignore[attr-defined]
+            app.run_options = options
             self.show_run_options()
 
     # -- extras of servers that have them (10xGraph) -------------------------------------------------
 
     def can(self, ability: type, what: str) -> bool:
         """An open thread, on a server with `ability` (a protocol of threadbench.backends.base); else says why not."""
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if backend is None or self.thread_id is None:
             self.notify("Open a thread first.", severity="warning", timeout=2)
             return False
@@ -496,7 +490,7 @@ class Conversation(ConversationRuns):
 
     @work(group="modal")
     async def clear_state(self, thread_id: str) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if not isinstance(backend, ClearsState):
             return
         question = Content.assemble(
@@ -514,7 +508,7 @@ class Conversation(ConversationRuns):
 
     @work(group="modal")
     async def message_log(self, thread_id: str) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(
             MessageLogScreen(backend, thread_id)
         ):

@@ -27,6 +27,7 @@ from ..widgets.state_tree import StateTree
 from ..widgets.timeline import Timeline
 
 if TYPE_CHECKING:
+    from ..app import ThreadbenchApp
     from ..widgets.graph_view import GraphView
 
 HISTORY_PAGE = 30
@@ -49,6 +50,7 @@ class OpenThread(Protocol):
 
 
 class InspectorHistory(TabbedContent):
+    app: ThreadbenchApp
     """History, graph and time travel: the base of Inspector, which provides the widgets."""
 
     @dataclass
@@ -76,9 +78,13 @@ class InspectorHistory(TabbedContent):
     _graphs: dict[str, GraphInfo]
 
     if TYPE_CHECKING:  # what Inspector provides
-        timeline: Timeline
-        graph_view: GraphView
-        is_past_view: bool
+
+        @property
+        def timeline(self) -> Timeline: ...
+        @property
+        def graph_view(self) -> GraphView: ...
+        @property
+        def is_past_view(self) -> bool: ...
 
         def show_checkpoints(self, checkpoints: list[ThreadState], exhausted: bool) -> None: ...
         def append_checkpoints(self, checkpoints: list[ThreadState], exhausted: bool) -> None: ...
@@ -97,7 +103,7 @@ class InspectorHistory(TabbedContent):
 
     @work(exclusive=True, group="history", exit_on_error=False)
     async def load_history(self, thread_id: str) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if backend is None:
             return
         if not backend.capabilities.history:
@@ -120,8 +126,7 @@ class InspectorHistory(TabbedContent):
 
     @work(exclusive=True, group="more-history")
     async def load_more_history(self, thread_id: str, before: str) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         try:
             page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
         except BackendError as error:
@@ -133,7 +138,7 @@ class InspectorHistory(TabbedContent):
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def load_graph(self, state: ThreadState, assistant: str) -> None:
         """The graph of `assistant` (the graph the open thread runs on), xray, cached."""
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if backend is None:
             return
         if not backend.capabilities.graph:
@@ -159,7 +164,7 @@ class InspectorHistory(TabbedContent):
     # -- time travel -----------------------------------------------------------------------------
 
     def _timeline_ready(self) -> bool:
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if backend is None or self._open_thread_id is None:
             return False
         if not backend.capabilities.history:
@@ -188,7 +193,7 @@ class InspectorHistory(TabbedContent):
 
     def _forks(self) -> bool:
         """True if the server can fork; else says so."""
-        capabilities = self.app.backend.capabilities  # type: ignore[attr-defined]
+        capabilities = self.app.live_backend.capabilities
         if not capabilities.fork:
             self.notify(
                 f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
@@ -208,14 +213,14 @@ class InspectorHistory(TabbedContent):
 
     def request_edit(self) -> None:
         """e: edit the values as JSON."""
-        if self.app.backend is not None and self._open is not None and self._open.thread_state is not None:  # type: ignore[attr-defined]
+        if self.app.backend is not None and self._open is not None and self._open.thread_state is not None:
             self.edit_state(None)
 
     @work(group="modal")
     async def edit_state(self, key: str | None) -> None:
         """Edit the values (or one key) as JSON; in a past view, the edit forks from there."""
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None and self._open is not None
+        backend = self.app.live_backend
+        assert self._open is not None
         thread_id, base = self._open.thread_id, self._past_checkpoint() or self._open.thread_state
         if thread_id is None or base is None:
             return
@@ -255,9 +260,9 @@ class InspectorHistory(TabbedContent):
 
     @work(group="fork")
     async def fork_at(self, checkpoint: ThreadState) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.live_backend
         thread_id = self._open_thread_id
-        assert backend is not None and thread_id is not None
+        assert thread_id is not None
         try:
             await backend.update_state(thread_id, None, checkpoint_id=checkpoint.checkpoint_id)
         except BackendError as error:
@@ -275,7 +280,7 @@ class InspectorHistory(TabbedContent):
             self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
             return
         self.show_live()
-        self.post_message(self.ReplayRequested(self._open_thread_id, checkpoint))  # type: ignore[arg-type, attr-defined]
+        self.post_message(self.ReplayRequested(self._open_thread_id, checkpoint))  # type: ignore[arg-type]
 
     def edit_resend(self) -> None:
         state = self._open.thread_state if self._open is not None else None

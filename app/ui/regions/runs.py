@@ -27,6 +27,7 @@ from ..text import clean
 
 if TYPE_CHECKING:
     from ...human_input import PendingInput
+    from ..app import ThreadbenchApp
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
     from ..widgets.run_status import RunStatus
@@ -53,15 +54,20 @@ class StateView(Protocol):
 
 
 class ConversationRuns(Vertical):
+    app: ThreadbenchApp
     thread_id: str | None
     thread_state: ThreadState | None
     _rows: Rows
     _inspector: StateView
 
     if TYPE_CHECKING:  # what Conversation provides
-        chat: ChatLog
-        composer: Composer
-        run_status: RunStatus
+
+        @property
+        def chat(self) -> ChatLog: ...
+        @property
+        def composer(self) -> Composer: ...
+        @property
+        def run_status(self) -> RunStatus: ...
 
         def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None: ...
         def ask_human(self, thread_id: str, pending: list[PendingInput]) -> object: ...
@@ -86,10 +92,10 @@ class ConversationRuns(Vertical):
 
     def assistant_for(self, thread_id: str | None) -> str:
         summary = self._rows.thread(thread_id) if thread_id else None
-        return self.app.assistant_of(summary, thread_id)  # type: ignore[attr-defined]
+        return self.app.assistant_of(summary, thread_id)
 
     def _run_request(self, thread_id: str, input: dict | None, **kwargs) -> RunRequest:
-        options = self.app.run_options  # type: ignore[attr-defined]
+        options = self.app.run_options
         return RunRequest(
             assistant_id=self.assistant_for(thread_id),
             input=input,
@@ -114,8 +120,7 @@ class ConversationRuns(Vertical):
     async def rejoin_run(self, thread_id: str, run_id: str, last_event_id: str) -> None:
         """Follow a run whose stream was cut, from the last event read (the server replays
         what it sent meanwhile); the final state puts the reply right."""
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         await self.chat.add_notice(Content.styled("reconnected: following the run again", "dim italic"))
         await self.stream_into_chat(
             backend.join_stream(thread_id, run_id, last_event_id or None), thread_id, "Rejoining the run"
@@ -123,16 +128,14 @@ class ConversationRuns(Vertical):
 
     @work(exclusive=True, group="run")
     async def join_run(self, thread_id: str) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         await self.chat.add_notice(Content.styled("joined the run in progress", "dim italic"))
         await self.stream_into_chat(backend.join_stream(thread_id), thread_id, "Joining the run")
 
     @work(exclusive=True, group="run")
     async def replay_from(self, thread_id: str, checkpoint: ThreadState) -> None:
         """Run again from a checkpoint (no new input): the graph continues from there."""
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         await self.chat.show_messages(
             checkpoint.messages, notice=Content.styled(f"replaying from step {checkpoint.step}", "dim italic")
         )
@@ -146,8 +149,7 @@ class ConversationRuns(Vertical):
     @work(exclusive=True, group="run")
     async def resend(self, thread_id: str, fork_point: ThreadState, text: str) -> None:
         """Run the edited message from the checkpoint before the one it replaces (a fork)."""
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         await self.chat.show_messages(fork_point.messages)
         message = ChatMessage(id=str(uuid.uuid4()), type="human", text=text)
         request = self._run_request(
@@ -203,7 +205,7 @@ class ConversationRuns(Vertical):
                 raise
 
         try:
-            with self.app.collector.busy():  # type: ignore[attr-defined]
+            with self.app.collector.busy():
                 await pump(events, apply)
         except BackendError as error:
             if not accepted and echo is not None and refused_assistant(error.message):
@@ -225,7 +227,7 @@ class ConversationRuns(Vertical):
             raise
         final = None
         if outcome != "offline":  # (else the reply stays open: the rejoined run continues it)
-            final = await final_state(self.app.backend, thread_id)  # type: ignore[attr-defined]
+            final = await final_state(self.app.live_backend, thread_id)
             await chat.finish_run(final.messages if final is not None else None)
         if outcome == "error":
             await chat.add_notice(
@@ -238,11 +240,15 @@ class ConversationRuns(Vertical):
             self._inspector.load_history(thread_id)
         return True
 
+    def _answered_elsewhere(self, thread_id: str) -> None:
+        """A question answered from the inbox: the row and the open thread catch up, without asking."""
+        self.refresh_thread_row(thread_id, ask=False)
+
     @work(group="row", exit_on_error=False)
     async def refresh_thread_row(self, thread_id: str, state: ThreadState | None = None, ask: bool = True) -> None:
         """After a run: the row's status and title, the header and the inspector; and if
         the agent now waits for a person, ask them."""
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if backend is None:
             return
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -46,6 +46,10 @@ MAX_FILL_PAGES = 20
 STATUS_POLL_SECONDS = 5.0
 
 
+if TYPE_CHECKING:
+    from ..app import ThreadbenchApp
+
+
 class OpenThread(Protocol):
     """What the browser reads of the conversation: which thread is open, how many opens
     there were (a poll that began before an open drops its stale row), and if a run streams."""
@@ -59,6 +63,8 @@ class OpenThread(Protocol):
 
 
 class ThreadSidebar(Vertical):
+    app: ThreadbenchApp
+
     @dataclass
     class NothingListed(Message):
         """No thread open, none on the server (no search): the conversation welcomes."""
@@ -172,7 +178,7 @@ class ThreadSidebar(Vertical):
     async def load_threads(self, first: bool = False) -> None:
         """Load the first page for the current filter and sort (a new search cancels this);
         `first` highlights its first row (home, when that row had been dropped)."""
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         if backend is None:
             return
         sort_by, order, _ = self.sort
@@ -206,8 +212,7 @@ class ThreadSidebar(Vertical):
 
     async def _fetch_filled(self, flt: ThreadFilter, offset: int, want: int) -> tuple[list[ThreadSummary], int, bool]:
         """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         sort_by, order, _ = self.sort
         shown: list[ThreadSummary] = []
         for _ in range(MAX_FILL_PAGES if flt.is_local else 1):
@@ -222,8 +227,7 @@ class ThreadSidebar(Vertical):
 
     async def _fetch_range(self, flt: ThreadFilter, start: int, end: int) -> list[ThreadSummary]:
         """The rows of server offsets `start` to `end` that match the filter."""
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         sort_by, order, _ = self.sort
         shown: list[ThreadSummary] = []
         for offset in range(start, end, PAGE_SIZE):
@@ -238,7 +242,7 @@ class ThreadSidebar(Vertical):
     @work(exclusive=True, group="counts", exit_on_error=False)
     async def refresh_counts(self) -> None:
         """ "N of M threads" after the app added a row itself (a thread it created): M again."""
-        backend, flt = self.app.backend, self.filter  # type: ignore[attr-defined]
+        backend, flt = self.app.backend, self.filter
         if backend is not None and backend.capabilities.count and not flt.is_local:
             with contextlib.suppress(BackendError):  # outages are the connection indicator's to tell
                 self._total = await backend.count_threads(flt.query(*self.sort[:2], 1, 0))
@@ -294,7 +298,7 @@ class ThreadSidebar(Vertical):
 
     async def poll_statuses(self) -> None:
         """Keep statuses fresh while runs happen on other threads (one light request)."""
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         rows = self.thread_list.threads
         running = self._open is not None and self._open.run_in_progress
         if backend is None or not rows or running:
@@ -343,8 +347,7 @@ class ThreadSidebar(Vertical):
     @work(group="modal")
     async def new_thread(self) -> None:
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = app.live_backend
         try:
             assistants = await backend.list_assistants() if backend.capabilities.assistants else []
         except BackendError as error:
@@ -361,7 +364,7 @@ class ThreadSidebar(Vertical):
                     )
                 )
             except BackendError as error:
-                app.log_error(f"Creating the thread failed: {error}")  # type: ignore[attr-defined]
+                app.log_error(f"Creating the thread failed: {error}")
                 if isinstance(error, Conflict):
                     return sentence(error, "Change the id, or leave it empty for a new one.")
                 return sentence(error, error.hint)
@@ -372,7 +375,7 @@ class ThreadSidebar(Vertical):
                 assistants,
                 submit,
                 app.assistant_of(None),
-                graphs=app.graphs,  # type: ignore[attr-defined]
+                graphs=app.graphs,
                 id_is_uuid=backend.capabilities.create_thread,
             )
         )
@@ -380,12 +383,12 @@ class ThreadSidebar(Vertical):
             return
         summary = created[0]
         if request.assistant_id:
-            app.thread_targets[summary.thread_id] = request.assistant_id  # type: ignore[attr-defined]
+            app.thread_targets[summary.thread_id] = request.assistant_id
         self.insert_thread(summary)
         self.notify("Thread created.", timeout=2)
 
     def copy_selected(self) -> None:
-        backend, thread = self.app.backend, self.selected()  # type: ignore[attr-defined]
+        backend, thread = self.app.backend, self.selected()
         if backend is None or thread is None:
             return
         if not backend.capabilities.copy_thread:
@@ -395,8 +398,7 @@ class ThreadSidebar(Vertical):
 
     @work(group="copy")
     async def copy_thread(self, thread_id: str) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         try:
             copy = await backend.copy_thread(thread_id)
         except BackendError as error:
@@ -411,13 +413,12 @@ class ThreadSidebar(Vertical):
     @work(group="modal")
     async def rename_thread(self, thread: ThreadSummary) -> None:
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = app.live_backend
         title = await app.push_screen_wait(PromptScreen("Rename thread", thread.title, "a title for this thread"))
         if title is None:
             return
         try:
-            where = await write_title(backend, thread, title, app.assistant_of(thread))  # type: ignore[attr-defined]
+            where = await write_title(backend, thread, title, app.assistant_of(thread))
         except BackendError as error:
             report(self, error, "Renaming the thread")
             return
@@ -431,8 +432,7 @@ class ThreadSidebar(Vertical):
 
     @work(group="modal")
     async def delete_thread(self, thread: ThreadSummary) -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
-        assert backend is not None
+        backend = self.app.live_backend
         question = Content.assemble(
             "Delete the thread ",
             (one_line(thread.display_title, 50), "bold"),

@@ -186,8 +186,8 @@ class ConnectionScreen(ModalScreen[Connection | None]):
         choice = self.query_one("#connection-profile", Select).value
         try:
             url = check_url(self.query_one("#connection-url", Input).value)
-        except ValueError as problem:
-            error.update(Content.styled(str(problem), "$error"))
+        except ValueError as bad_url:
+            error.update(Content.styled(str(bad_url), "$error"))
             return
         typed = self.query_one("#connection-key", Input).value.strip() or None
         if problem := api_key_problem(typed):

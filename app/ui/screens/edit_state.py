@@ -12,7 +12,6 @@ title says so and the caller sends checkpoint_id); one key (`key`) or all values
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +24,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static, TextArea
 
+from ...json_text import JsonProblem, editable_json, parse_json, parse_json_object
 from ...models import ThreadState
 from ..text import clean
 from .submitting import refusal_of
@@ -42,39 +42,13 @@ class EditResult:
     """The checkpoint id the edit forked from (None: the head)."""
 
 
-class JsonProblem(ValueError):
-    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
-        super().__init__(message)
-        self.line = line
-        self.column = column
-
-
 def parse_values(text: str, key: str | None) -> dict[str, Any]:
     """The editor's text as the values to send; raises JsonProblem (1-based line/column)."""
     if not text.strip():
         raise JsonProblem("Nothing to send: the editor is empty.")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        message = f"Not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}."
-        line = text.splitlines()[error.lineno - 1] if error.lineno - 1 < len(text.splitlines()) else ""
-        if error.lineno > 1 and not line[: error.colno - 1].strip():
-            # The parser stops at the next token: the mistake is often where the line before ends.
-            message += " Check the end of the line before (a missing comma?)."
-        raise JsonProblem(message, error.lineno, error.colno) from None
     if key is not None:
-        return {key: value}
-    if not isinstance(value, dict):
-        raise JsonProblem('The values must be a JSON object, like {"title": "New title"}.', 1, 1)
-    return value
-
-
-def editable_json(value: Any) -> str:
-    """`value` as indented JSON to edit: non-ASCII kept as it is, and every control
-    character a JSON escape (json.dumps leaves DEL and C1 controls raw, and a TextArea
-    would send those to the terminal). The escapes decode to the same characters."""
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    return "".join(f"\\u{ord(ch):04x}" if 0x7F <= ord(ch) <= 0x9F else ch for ch in text)
+        return {key: parse_json(text, f"the value of {key}")}
+    return parse_json_object(text, "the values", '{"title": "New title"}')
 
 
 def node_options(nodes: list[str]) -> list[tuple[str, str]]:

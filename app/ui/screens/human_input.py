@@ -42,6 +42,7 @@ from ...human_input import (
     DECISION_LABELS,
     AnswerError,
     Decision,
+    DecisionType,
     FormField,
     HumanResponse,
     PendingInput,
@@ -50,6 +51,7 @@ from ...human_input import (
     option_response,
     parse_args_json,
 )
+from ...json_text import editable_json
 from ...styles import STYLES
 from ..text import clean, one_line, plain, pretty_json
 
@@ -79,12 +81,6 @@ def args_text(args: Any) -> str:
     return clean(line) if len(line) <= 80 else pretty_json(args)
 
 
-def json_text(value: Any) -> str:
-    """Editable JSON: non-ASCII kept, every control character escaped."""
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    return "".join(f"\\u{ord(ch):04x}" if 0x7F <= ord(ch) <= 0x9F else ch for ch in text)
-
-
 class DecisionPicker(Widget, can_focus=True):
     """A one-line choice between the decisions allowed for one tool call."""
 
@@ -96,10 +92,10 @@ class DecisionPicker(Widget, can_focus=True):
         Binding("right", "move(1)", "Next", show=False),
     ]
 
-    value: reactive[str] = reactive("approve")
+    value: reactive[DecisionType] = reactive("approve")
 
     class Changed(Message):
-        def __init__(self, picker: DecisionPicker, value: str) -> None:
+        def __init__(self, picker: DecisionPicker, value: DecisionType) -> None:
             super().__init__()
             self.picker = picker
             self.value = value
@@ -108,9 +104,9 @@ class DecisionPicker(Widget, can_focus=True):
         def control(self) -> DecisionPicker:
             return self.picker
 
-    def __init__(self, allowed: list[str], *, id: str | None = None) -> None:
+    def __init__(self, allowed: list[DecisionType], *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.allowed = list(allowed) or ["approve"]
+        self.allowed: list[DecisionType] = list(allowed) or ["approve"]
         self.set_reactive(DecisionPicker.value, "approve" if "approve" in self.allowed else self.allowed[0])
 
     def render(self) -> Content:
@@ -124,7 +120,7 @@ class DecisionPicker(Widget, can_focus=True):
             parts.append(Content.styled(label, style))
         return Content(" ").join(parts)
 
-    def watch_value(self, value: str) -> None:
+    def watch_value(self, value: DecisionType) -> None:
         self.post_message(self.Changed(self, value))
 
     def on_focus(self) -> None:
@@ -185,7 +181,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
             "review"
             if pending.is_review
             else "generic"
-            if pending.kind == "generic"
+            if pending.value_answer
             else "form"
             if pending.is_form
             else "answer"
@@ -231,7 +227,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
             count = len(pending.actions)
             title = "Approve a tool call" if count == 1 else f"Approve {count} tool calls"
         else:
-            title = "The agent is waiting" if pending.kind == "generic" else "The agent asks"
+            title = "The agent is waiting" if pending.value_answer else "The agent asks"
         parts: list[Content | tuple[str, str] | str] = [(title, "bold")]
         if pending.clarification_type:
             parts.append(("  " + pending.kind_label, kind_style(pending)))
@@ -323,7 +319,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                 )
                 yield DecisionPicker(action.allowed, id=f"human-input-decision-{index}")
                 editor = TextArea(
-                    json_text(action.args),
+                    editable_json(action.args),
                     language="json",
                     id=f"human-input-args-{index}",
                     classes="human-input-args -hidden",

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from ...backends.base import BackendError
 from ...human_input import (
+    HumanResponse,
     InboxItem,
     answer_submitter,
     drain,
@@ -171,7 +172,10 @@ class InboxScreen(ModalScreen[str | None]):
             thread_title=item.thread.display_title,
             position=(1, len(item.pending)) if len(item.pending) > 1 else None,
         )
-        self.app.push_screen(screen, callback=lambda _: self.option_list.focus())
+        self.app.push_screen(screen, callback=self._back_to_list)
+
+    def _back_to_list(self, _answer: HumanResponse | None) -> None:
+        self.option_list.focus()
 
     def _submitter(self, item: InboxItem):
         thread = item.thread

@@ -8,9 +8,8 @@ with that text shown and every field as typed. On success it dismisses with the 
 
 from __future__ import annotations
 
-import json
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +21,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from ...json_text import parse_json_object
 from ...models import Assistant
 from ...run_options import assistant_value
 from ..text import clean
@@ -39,18 +39,10 @@ class NewThreadRequest:
 
 
 def parse_metadata(text: str) -> dict[str, Any]:
-    """The metadata box's JSON; raises ValueError with the line and column of a mistake."""
+    """The metadata box's JSON; raises JsonProblem (a ValueError) with the line and column of a mistake."""
     if not text.strip():
         return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            f"Metadata is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
-        ) from None
-    if not isinstance(value, dict):
-        raise ValueError('Metadata must be a JSON object, like {"project": "demo"}.')
-    return value
+    return parse_json_object(text, "the metadata", '{"project": "demo"}')
 
 
 def parse_thread_id(text: str) -> str | None:
@@ -81,7 +73,7 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
         submit: Submit,
         default_assistant: str = "",
         *,
-        graphs: list[str] = (),
+        graphs: Sequence[str] = (),
         id_is_uuid: bool = True,
     ) -> None:
         super().__init__(classes="modal")

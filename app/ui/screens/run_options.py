@@ -7,6 +7,7 @@ schema is the server's: "max tokens", "[b]") gets `option--<n>` (its position) i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from textual.app import ComposeResult
@@ -37,7 +38,7 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
     ]
 
     def __init__(
-        self, options: RunOptions, fields: list[OptionField], assistants: list[Assistant], graphs: list[str] = ()
+        self, options: RunOptions, fields: list[OptionField], assistants: list[Assistant], graphs: Sequence[str] = ()
     ) -> None:
         super().__init__(classes="modal")
         self.options = options

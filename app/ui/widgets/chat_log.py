@@ -107,11 +107,11 @@ class ChatLog(VerticalScroll, can_focus=True):
             await self.remove_children(stale)
         pending: list[MessageView] = []
         for index, message in enumerate(window):
-            view = keep.get(index)
-            if view is None:
+            kept_view = keep.get(index)
+            if kept_view is None:
                 pending.append(view_for(message))
             elif pending:
-                await self.mount_all(pending, before=view)
+                await self.mount_all(pending, before=kept_view)
                 pending = []
         if pending:
             await self.mount_all(pending)
@@ -307,13 +307,13 @@ class ChatLog(VerticalScroll, can_focus=True):
             self._echo = None
             by_id = {m.id: m for m in final if m.id}
             for key, view in self._streaming.items():
-                message = by_id.get(key)
-                if message is None:
+                stored = by_id.get(key)
+                if stored is None:
                     await self._drop(key, view)
-                elif message.text != view.markdown.text:
-                    await self._redraw(view, message)
+                elif stored.text != view.markdown.text:
+                    await self._redraw(view, stored)
                 else:
-                    await view.finish(message)
+                    await view.finish(stored)
             for message in final:
                 if not message.id or message.id not in self._ids:
                     await self.add_message(message)

@@ -4,6 +4,7 @@ is not, and posts Restored when it is back (the screen reloads and rejoins a cut
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.content import Content
@@ -18,7 +19,13 @@ HEALTH_SECONDS = 3.0
 MAX_BACKOFF_SECONDS = 30.0
 
 
+if TYPE_CHECKING:
+    from ..app import ThreadbenchApp
+
+
 class ConnectionIndicator(Static):
+    app: ThreadbenchApp
+
     @dataclass
     class Restored(Message):
         """The server answers again after an outage."""
@@ -35,7 +42,7 @@ class ConnectionIndicator(Static):
         self.set_interval(HEALTH_SECONDS, self.check_health)
 
     def show(self, detail: str = "") -> None:
-        backend = self.app.backend  # type: ignore[attr-defined]
+        backend = self.app.backend
         where = backend.url.split("://", 1)[-1] if backend is not None else ""
         if self.online:
             content = Content.assemble(("● ", "$success"), (clean(where), "dim"))
@@ -47,8 +54,8 @@ class ConnectionIndicator(Static):
     async def check_health(self) -> None:
         """Notice a server that went away, retry with backoff, and resume when it is back."""
         app = self.app
-        backend = app.backend  # type: ignore[attr-defined]
-        now = app.monotonic()  # type: ignore[attr-defined]
+        backend = app.backend
+        now = app.monotonic()
         if backend is None or now < self._next_check:
             return
         try:
@@ -66,7 +73,7 @@ class ConnectionIndicator(Static):
                     timeout=10,
                     markup=False,
                 )
-            app.revive_embedded_server()  # type: ignore[attr-defined]
+            app.revive_embedded_server()
             self.show(f"retrying every {self._backoff:.0f}s")
             return
         if not self.online:

@@ -54,7 +54,7 @@ def line_content(line: DiffLine, section: str) -> Content:
         return Content.assemble(sign, (clean(line.label), f"bold {style}"), " ", clean(line.after))
     if line.kind == "removed":
         return Content.assemble(sign, (clean(line.label), f"bold {style}"), " ", (clean(line.before), "strike"))
-    parts = [
+    parts: list[str | Content | tuple[str, str]] = [
         sign,
         (clean(line.label), f"bold {style}"),
         " ",

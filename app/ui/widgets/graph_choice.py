@@ -6,6 +6,8 @@ holds the graphs seen on the server, and a typed id always wins over the list.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -21,7 +23,7 @@ AUTO = ""
 
 
 def graph_options(
-    assistants: list[Assistant], graphs: list[str], current: str = "", *, auto: str = ""
+    assistants: list[Assistant], graphs: Sequence[str], current: str = "", *, auto: str = ""
 ) -> list[tuple[Content, str]]:
     """Select options: `auto` first (when given), the assistants, the other graphs, and
     `current` if it is none of those (a typed id stays a choice)."""
@@ -53,7 +55,7 @@ class GraphChoice(Vertical):
     def __init__(
         self,
         assistants: list[Assistant],
-        graphs: list[str],
+        graphs: Sequence[str],
         current: str = "",
         *,
         auto: str = "",

@@ -80,7 +80,7 @@ class GraphView(ScrollableContainer, can_focus=True):
             return
         self._width = self._available_width()
         self.layout_result = layout_graph(self.graph, self.next_nodes, self._width)
-        legend = [
+        legend: list[str | Content] = [
             Content.styled("━ next", "bold $text-warning"),
             "  ",
             Content.styled("┄▶ conditional", "$text-accent"),

@@ -286,8 +286,9 @@ class MarkdownBlocks(Vertical):
         built_later = len(blocks) - EAGER_BLOCKS  # those above the last few: when first seen
         for index, source in enumerate(blocks):
             if index < built_later:
-                block: Markdown | BlockFrame = BlockFrame(source=source)
-                block.estimate(self._width())
+                frame = BlockFrame(source=source)
+                frame.estimate(self._width())
+                block: Markdown | BlockFrame = frame
             else:
                 block = Markdown(source)
             self._composed.append(block)
@@ -325,7 +326,7 @@ class MarkdownBlocks(Vertical):
             if frame is None:
                 if not piece:
                     continue
-                if ends and rows_after[index] is not None and rows_after[index] >= self._screen_rows():
+                if ends and (rows := rows_after[index]) is not None and rows >= self._screen_rows():
                     frame = BlockFrame(source=piece)  # a screen or more above the end: later
                     frame.estimate(self._width())
                     new_frames.append(frame)
@@ -447,7 +448,7 @@ class MarkdownBlocks(Vertical):
             self._unpin_all()  # the width changed in between: measure again
             return
         view = self._view()
-        if not _following(view):
+        if view is None or not _following(view):
             return  # not following the end: what is in view is not known cheaply
         below = self._frames[-1].outer_size.height if self._frames else 0
         for frame in reversed(self._frames[:-1]):

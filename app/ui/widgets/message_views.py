@@ -82,7 +82,9 @@ class ToolCallView(Collapsible):
         body = self._args_for(call, args_text)
         self._body = Static(body, classes="tool-args")
         # Collapsed: the title shows the arguments on one line; expand for pretty JSON.
-        super().__init__(self._body, title=self._title_for(call), collapsed=True, classes="tool-call")
+        # Collapsible's title is typed str, but its CollapsibleTitle takes Content (styled, no markup).
+        title = self._title_for(call)
+        super().__init__(self._body, title=title, collapsed=True, classes="tool-call")  # type: ignore[arg-type]
 
     @staticmethod
     def _title_for(call: ToolCall) -> Content:
@@ -106,7 +108,8 @@ class ToolCallView(Collapsible):
 class ReasoningView(Collapsible):
     def __init__(self, text: str) -> None:
         self._body = Static(plain(text), classes="reasoning-text")
-        super().__init__(self._body, title=Content.styled("thinking", "italic"), collapsed=True, classes="reasoning")
+        title = Content.styled("thinking", "italic")  # Content: see ToolCallView
+        super().__init__(self._body, title=title, collapsed=True, classes="reasoning")  # type: ignore[arg-type]
         self.text = text
 
     def append(self, fragment: str) -> None:

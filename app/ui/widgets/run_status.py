@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from ..text import clean
+
+if TYPE_CHECKING:
+    from ..app import ThreadbenchApp
 
 STATE_STYLES = {
     "idle": "dim",
@@ -21,6 +26,7 @@ STATE_STYLES = {
 
 
 class RunStatus(Static):
+    app: ThreadbenchApp
     state: reactive[str] = reactive("idle")
     detail: reactive[str] = reactive("")
 

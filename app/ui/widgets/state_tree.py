@@ -226,6 +226,15 @@ class StateTree(Tree[NodeData]):
             return Text(clean(label).split("\n")[0], no_wrap=True, end="")
         return super().process_label(label)
 
+    def _branch(
+        self, parent: TreeNode[NodeData], label: Content, data: NodeData, expand: bool = False
+    ) -> TreeNode[NodeData]:
+        """parent.add for a Content label (Tree's types say str or Text; process_label takes it)."""
+        return parent.add(self.process_label(label), data=data, expand=expand)
+
+    def _leaf(self, parent: TreeNode[NodeData], label: Content, data: NodeData) -> TreeNode[NodeData]:
+        return parent.add_leaf(self.process_label(label), data=data)
+
     def move_cursor(self, node: TreeNode[NodeData] | None, animate: bool = False) -> None:
         if node is not None:
             self._tree_lines  # noqa: B018 - line numbers are computed lazily: bring them up to date
@@ -238,12 +247,12 @@ class StateTree(Tree[NodeData]):
         expanded = self._expanded_paths()
         cursor = self.cursor_node.data.path if self.cursor_node is not None and self.cursor_node.data else None
         self.state = state
-        self._render(expanded, cursor)
+        self._rebuild(expanded, cursor)
 
     def set_filter(self, text: str) -> None:
         self.filter_text = text.strip()
         if self.state is not None:
-            self._render(self._expanded_paths(), None)
+            self._rebuild(self._expanded_paths(), None)
 
     def _expanded_paths(self) -> set[tuple[str, ...]]:
         paths: set[tuple[str, ...]] = set()
@@ -258,7 +267,7 @@ class StateTree(Tree[NodeData]):
     def _matches(self, key: str) -> bool:
         return not self.filter_text or self.filter_text.lower() in key.lower()
 
-    def _render(self, expanded: set[tuple[str, ...]], cursor: tuple[str, ...] | None) -> None:
+    def _rebuild(self, expanded: set[tuple[str, ...]], cursor: tuple[str, ...] | None) -> None:
         state = self.state
         self.clear()
         if state is None:
@@ -307,20 +316,20 @@ class StateTree(Tree[NodeData]):
                     "$text-muted",
                 ),
             )
-            node = self.root.add(label, data=NodeData(("#checkpoint",), checkpoint, "section"))
+            node = self._branch(self.root, label, data=NodeData(("#checkpoint",), checkpoint, "section"))
             node.allow_expand = True
             shown += 1
         if not shown:
-            self.root.add_leaf(
+            self._leaf(
+                self.root,
                 Content.styled(f"no key matches {self.filter_text!r}", "$text-muted italic"),
                 data=NodeData((), None, "note"),
             )
         self.root.expand()
         self._restore(self.root, expanded)
         if cursor is not None:
-            node = self._find(cursor)
-            if node is not None:
-                self.move_cursor(node)
+            if (found := self._find(cursor)) is not None:
+                self.move_cursor(found)
 
     def _find(self, path: tuple[str, ...]) -> TreeNode[NodeData] | None:
         stack = list(self.root.children)
@@ -341,10 +350,10 @@ class StateTree(Tree[NodeData]):
     def _add_extra(self, key: str, value: Any) -> None:
         if key == "next":
             label = Content.assemble(("next", "bold $text-warning"), " ", (clean(", ".join(value)), "$text-warning"))
-            self.root.add_leaf(label, data=NodeData(("#next",), value))
+            self._leaf(self.root, label, data=NodeData(("#next",), value))
             return
         label = Content.assemble((key, "bold $text-warning"), " ", summary(value))
-        node = self.root.add(label, data=NodeData((f"#{key}",), value), expand=False)
+        node = self._branch(self.root, label, data=NodeData((f"#{key}",), value), expand=False)
         node.allow_expand = True
 
     # -- nodes -------------------------------------------------------------------------------
@@ -358,18 +367,18 @@ class StateTree(Tree[NodeData]):
         top = len(path) == 1
         if top and key == "title" and isinstance(value, str):
             label = Content.assemble(("title", "bold"), " ", (one_line(value, 200), "bold $text-accent"))
-            node = parent.add(label, data=NodeData(path, value))
+            node = self._branch(parent, label, data=NodeData(path, value))
             node.allow_expand = is_long(value, 200)
             return
         if top and key == "todos" and isinstance(value, list):
             done = sum(1 for t in value if isinstance(t, dict) and t.get("status") == "completed")
             label = Content.assemble(("todos", "bold"), " ", Content.styled(f"{done}/{len(value)} done", "$text-muted"))
-            node = parent.add(label, data=NodeData(path, value, "todos"), expand=True)
+            node = self._branch(parent, label, data=NodeData(path, value, "todos"), expand=True)
             node.allow_expand = bool(value)
             self._populate(node)
             return
         if isinstance(value, str) and is_long(value):
-            node = parent.add(self._label(key, value, top), data=NodeData(path, value))
+            node = self._branch(parent, self._label(key, value, top), data=NodeData(path, value))
             node.allow_expand = True
             return
         if isinstance(value, (dict, list)) and value:
@@ -378,10 +387,10 @@ class StateTree(Tree[NodeData]):
                 kind = "artifacts"
             elif top and key == "uploaded_files":
                 kind = "files"
-            node = parent.add(self._label(key, value, top), data=NodeData(path, value, kind))
+            node = self._branch(parent, self._label(key, value, top), data=NodeData(path, value, kind))
             node.allow_expand = True
             return
-        parent.add_leaf(self._label(key, value, top), data=NodeData(path, value))
+        self._leaf(parent, self._label(key, value, top), data=NodeData(path, value))
 
     def _populate(self, node: TreeNode[NodeData], start: int = 0) -> None:
         """Add a node's children (once), a page at a time."""
@@ -391,7 +400,8 @@ class StateTree(Tree[NodeData]):
         value = data.value
         if isinstance(value, str):
             lines = value.count("\n") + 1
-            node.add_leaf(
+            self._leaf(
+                node,
                 Content.styled(
                     f"… {len(value):,} chars, {lines:,} line{'s' * (lines != 1)} — v to view", "$text-muted italic"
                 ),
@@ -408,7 +418,8 @@ class StateTree(Tree[NodeData]):
             path = (*data.path, str(key))
             if data.kind == "todos" and isinstance(item, dict):
                 mark, style = TODO_MARKS.get(str(item.get("status")), ("?", "$text-muted"))
-                node.add_leaf(
+                self._leaf(
+                    node,
                     Content.assemble((mark + " ", style), clean(str(item.get("content", "")))),
                     data=NodeData(path, item),
                 )
@@ -420,23 +431,24 @@ class StateTree(Tree[NodeData]):
                     " ",
                     one_line(message_text(item), 60),
                 )
-                child = node.add(label, data=NodeData(path, item))
+                child = self._branch(node, label, data=NodeData(path, item))
                 child.allow_expand = True
             elif data.kind == "artifacts" and isinstance(item, str):
-                node.add_leaf(Content.assemble(("▪ ", "$text-accent"), clean(item)), data=NodeData(path, item))
+                self._leaf(node, Content.assemble(("▪ ", "$text-accent"), clean(item)), data=NodeData(path, item))
             elif data.kind == "files" and isinstance(item, dict):
                 label = Content.assemble(
                     ("▪ ", "$text-accent"),
                     clean(str(item.get("filename") or item.get("path") or key)),
                     ("  " + human_size(item.get("size")), "$text-muted"),
                 )
-                child = node.add(label, data=NodeData(path, item))
+                child = self._branch(node, label, data=NodeData(path, item))
                 child.allow_expand = True
             else:
                 self._add(node, path, item)
         rest = len(items) - start - len(page)
         if rest > 0:
-            node.add_leaf(
+            self._leaf(
+                node,
                 Content.styled(f"… {rest:,} more — enter to show {min(rest, CHILD_PAGE)}", "$text-muted italic"),
                 data=NodeData(data.path, value, "more", start + CHILD_PAGE),
             )

@@ -149,7 +149,7 @@ class ThreadList(OptionList):
         keep = self.highlighted_thread_id or self._lost
         index = self.highlighted if self.highlighted is not None else self._top_row()
         line = None if index is None else self._index_to_line.get(index)
-        anchor = None if line is None else self.get_option_at_index(index).id
+        anchor = None if index is None or line is None else self.get_option_at_index(index).id
         offset = 0.0 if line is None else self.scroll_y - line
         now = self.clock()
         held = self._id_to_option
@@ -160,7 +160,8 @@ class ThreadList(OptionList):
             index = self._index(keep)
             self._lost = keep if index is None else None
             self.highlighted = index
-            if (line := self._index_to_line.get(self._index(anchor))) is not None:
+            anchor_index = self._index(anchor)
+            if anchor_index is not None and (line := self._index_to_line.get(anchor_index)) is not None:
                 self.scroll_y = line + offset
 
     def _index(self, thread_id: str | None) -> int | None:
