@@ -4,8 +4,8 @@ Why a stand-in: DeerFlow's Gateway (bytedance/deer-flow, `uvicorn app.gateway.ap
 not published on any package registry, and this machine has no network but PyPI, so the
 real one cannot be installed here. Every answer comes from the real LangGraph server; this
 proxy only serves it under /api (and /api/langgraph, as DeerFlow's nginx does) and reproduces
-the Gateway's differences measured on the real one (/work/shared/FACTS.md, "DeerFlow as its
-users run it"):
+the Gateway's differences measured on the real one (listed in
+threadbench/backends/deerflow/gateway.py's docstring):
 
 - GET <origin>/health says {"service": "deer-flow-gateway"}; /ok and /info: 404;
 - threads: count 405, copy 404, the thread-level join stream 404; create with an id in use

@@ -8,7 +8,7 @@ typed answers and form values), `sending` (the server I/O) and `inbox` (threads 
 response)` turns what the person said into what the server expects; `submit_answer(...)`
 sends it and hands back the run's events once the server has accepted the run.
 
-The shapes recognised (FACTS.md sections 1-3), one module each in dialects/:
+The shapes recognised, one module each in dialects/:
 "clarification" (interrupt() with an ask_clarification-like value), "hitl" (LangChain v1
 HumanInTheLoopMiddleware), "agent_inbox" (the older Agent Inbox list), "deerflow"
 (DeerFlow's ask_clarification ToolMessage, answered by a new run), "seed_clarification"

@@ -1,8 +1,8 @@
 """DeerFlow's Gateway: the LangGraph-compatible API DeerFlow serves itself, under `/api`
 (`uvicorn app.gateway.app:app`, port 8001; its nginx on 2026 serves it as `/api/langgraph`).
 
-The same langgraph-sdk calls as LangGraphBackend; what differs, measured on the real Gateway
-(see /work/shared/FACTS.md, "DeerFlow as its users run it"), is handled here:
+The same langgraph-sdk calls as LangGraphBackend; what differs, measured on the real Gateway,
+is handled here:
 - no GET /ok or /info: check() asks `<origin>/health`, which says {"service": "deer-flow-gateway"};
 - no threads.count or copy, no state or messages of past checkpoints, a stub graph, empty
   schemas: CAPABILITIES says so (the UI hides or explains them); get_graph and get_schemas

@@ -1,7 +1,7 @@
 """A LangGraph Agent Server (local `langgraph dev`, a deployment, DeerFlow) through langgraph-sdk.
 
 Every call goes through Connection (connection.py): typed errors, a fresh client after a 5xx,
-one retry of idempotent calls. What this client works around (see /work/shared/FACTS.md):
+one retry of idempotent calls. What this client works around, measured on the real servers:
 - the thread list does not fetch each thread's full values (a thread of 500 messages is
   ~300 KB): it asks for a few small fields and `extract`s the title and first message;
 - `get_history(before=...)` wants {"configurable": {"checkpoint_id": ...}};
