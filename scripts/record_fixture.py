@@ -1,6 +1,7 @@
-"""Record the run tests/test_record_replay.py replays: the demo agent asked to "plan a report"
-(todos, a tool call, a file in artifacts, a Markdown reply), on an embedded server with
-persistence off, through the app's own RecordingBackend.
+"""Record the run tests/test_record_replay.py replays: the second turn of a thread of the demo
+agent, asked to "plan a report" (todos, tool calls, a file in artifacts, a Markdown reply)
+after a "hello" (not recorded), on an embedded server with persistence off, through the app's
+own RecordingBackend.
 
     python scripts/record_fixture.py        (writes tests/data/recordings/demo_plan_report.jsonl)
 
@@ -27,9 +28,10 @@ async def record(url: str, folder: Path) -> Path:
     backend = RecordingBackend(inner, folder)
     try:
         thread = await backend.create_thread(graph_id="agent")
-        request = RunRequest(assistant_id="agent", input={"messages": [{"role": "user", "content": "plan a report"}]})
-        async for _ in backend.stream_run(thread.thread_id, request):
-            pass
+        for text, recorder in (("hello", inner), ("plan a report", backend)):
+            request = RunRequest(assistant_id="agent", input={"messages": [{"role": "user", "content": text}]})
+            async for _ in recorder.stream_run(thread.thread_id, request):
+                pass
     finally:
         await inner.close()
     return backend.written[0]

@@ -182,6 +182,13 @@ async def test_the_replay_serves_one_thread_that_runs_once_then_rests() -> None:
     with pytest.raises(Invalid, match="read-only"):
         async for _ in backend.stream_run(thread_id, say("hi")):
             pass
+    after = RunRequest(checkpoint_id=recording.state_after.checkpoint_id)
+    with pytest.raises(Invalid, match="read-only"):
+        async for _ in backend.stream_run(thread_id, after):
+            pass
+    # Replaying from where the run began (p in the timeline) replays it again.
+    again = RunRequest(checkpoint_id=recording.state_before.checkpoint_id)
+    assert [event async for event in backend.stream_run(thread_id, again)] == replayed
     for write in (backend.create_thread(), backend.delete_thread(thread_id), backend.copy_thread(thread_id)):
         with pytest.raises(Invalid, match="read-only"):
             await write

@@ -4,8 +4,9 @@ running it, with no server at all.
 The recording's thread is the server's one thread. It is busy until its run has been replayed,
 so opening it joins the run: the events arrive at the pace they were recorded (or at once,
 `instant`), and the state and the thread become those recorded at the end. Its history is the
-state before the run and the state after it. A recording changes nothing: every write is
-refused with a message that says so.
+state before the run and the state after it; replaying from the state before it (p in the
+timeline) replays the run again. A recording changes nothing: every write is refused with a
+message that says so.
 """
 
 from __future__ import annotations
@@ -117,11 +118,12 @@ class ReplayBackend:
     # -- state and history ------------------------------------------------------------------------
 
     def _states(self) -> list[ThreadState]:
-        """Newest first: the state after the run (once replayed), then the state before it."""
-        after = self.recording.state_after
-        return (
-            [after, self.recording.state_before] if self._done and after is not None else [self.recording.state_before]
-        )
+        """Newest first: the state after the run (once replayed), then the state before it (a
+        thread the run created had none: an empty state without a checkpoint stands for it)."""
+        before, after = self.recording.state_before, self.recording.state_after
+        if not self._done or after is None:
+            return [before]
+        return [after, before] if before.checkpoint_id else [after]
 
     async def get_state(self, thread_id: str, checkpoint_id: str | None = None) -> ThreadState:
         self._check_thread(thread_id)
@@ -154,8 +156,15 @@ class ReplayBackend:
     # -- runs ---------------------------------------------------------------------------------------
 
     async def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
-        raise Invalid(f"{READ_ONLY} To talk to the agent, connect to a server (ctrl+o).")
-        yield  # (an async generator, as every backend's stream_run is)
+        """Replaying from the checkpoint the run began at (p in the timeline) replays it again;
+        anything else is refused: a recording cannot run the agent."""
+        self._check_thread(thread_id)
+        before = self.recording.state_before.checkpoint_id
+        if not (before and request.checkpoint_id == before and request.input is None and request.command is None):
+            raise Invalid(f"{READ_ONLY} To talk to the agent, connect to a server (ctrl+o).")
+        self._done = self._stopped = False
+        async for event in self.join_stream(thread_id):
+            yield event
 
     async def join_stream(
         self, thread_id: str, run_id: str | None = None, last_event_id: str | None = None
