@@ -6,6 +6,8 @@
     threadbench --url URL --email EMAIL  log in first (DeerFlow); password from $THREADBENCH_PASSWORD
     threadbench --url http://host:8001/api  DeerFlow's Gateway
     threadbench --profile NAME           a server profile from the config file
+    threadbench --record DIR             write every run streamed to DIR (JSON Lines, one file a run)
+    threadbench replay FILE [--instant]  a recorded run, replayed with no server
     threadbench serve [--port P] [ARGS]  the same app in a browser (textual-serve)
     threadbench config                   where the config file is, and its profiles
 
@@ -40,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve_main(argv[1:])
     if argv[:1] == ["config"]:
         return show_config()
+    if argv[:1] == ["replay"]:
+        return replay(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         settings = settings_from_args(args)
@@ -60,6 +64,38 @@ def main(argv: list[str] | None = None) -> int:
         app.run()
     finally:
         app.stop_embedded_server()
+    return app.return_code or 0
+
+
+def replay(argv: list[str]) -> int:
+    """`threadbench replay FILE`: the run recorded in FILE, in the workbench, with no server."""
+    import argparse
+    from pathlib import Path
+
+    from .backends.replay import ReplayBackend
+    from .recording import RecordingError, load_recording
+
+    parser = argparse.ArgumentParser(
+        prog="threadbench replay",
+        description="Show a run recorded with `threadbench --record DIR` as it streamed, with no server: "
+        "open its thread (enter) to replay it.",
+    )
+    parser.add_argument("file", type=Path, help="a recording (one .jsonl file of the --record folder)")
+    parser.add_argument("--instant", action="store_true", help="replay at once, not at the recorded pace")
+    parser.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. nord")
+    args = parser.parse_args(argv)
+    try:
+        recording = load_recording(args.file)
+        settings = settings_from_args(build_parser().parse_args(["--theme", args.theme] if args.theme else []))
+    except (RecordingError, UsageError) as error:
+        print(f"threadbench: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    from .ui.app import ThreadbenchApp
+
+    backend = ReplayBackend(recording, args.file, instant=args.instant)
+    settings.url, settings.profile, settings.record_dir = backend.url, None, None
+    app = ThreadbenchApp(settings, backend_kind="replay", backend=backend)
+    app.run()
     return app.return_code or 0
 
 

@@ -70,6 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"where threads and logs are kept (default: {default_data_dir()})",
     )
     parser.add_argument(
+        "--record",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help="write every run the app streams to DIR, one JSON Lines file per run, to replay later "
+        "with `threadbench replay FILE` (no key, password or session is written)",
+    )
+    parser.add_argument(
         "--debug",
         action="store_true",
         help="verbose log file, and Textual's devtools (see the app's log in `textual console`; "
@@ -118,7 +126,22 @@ def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
         raise UsageError(
             "--email logs in to a server given with --url or a profile; the embedded server needs no login."
         )
+    settings.record_dir = record_folder(args.record)
     return settings
+
+
+def record_folder(folder: Path | None) -> Path | None:
+    """--record DIR, made if needed; a folder that cannot be written is a usage error, said at once."""
+    if folder is None:
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".threadbench-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        raise UsageError(f"--record: cannot write recordings to {folder}: {error.strerror or error}.") from None
+    return folder
 
 
 def ask_password(settings: Settings, stdin=None) -> None:

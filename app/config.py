@@ -78,6 +78,8 @@ class Settings:
     config_path: Path | None = None
     """Where the theme is remembered; None (tests, scripts): nothing is ever written."""
     config_problems: list[str] = field(default_factory=list)
+    record_dir: Path | None = None
+    """--record DIR: every run streamed is written there (threadbench.recording)."""
 
     @property
     def embedded(self) -> bool:

@@ -110,14 +110,18 @@ class ThreadbenchApp(App[None]):
         clock: Callable[[], datetime] | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         wrap_backend: Callable[[Backend], Backend] | None = None,
+        backend: Backend | None = None,
     ) -> None:
+        """`backend`: one made by the caller (a recording to replay); else the app makes it
+        from the settings (the embedded server, or settings.url)."""
         super().__init__()
         self.settings = settings
         self.backend_kind = backend_kind
         self.clock = clock or (lambda: datetime.now(UTC))
         self.monotonic = monotonic
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
-        self._wrap_backend = wrap_backend or (lambda backend: backend)
+        self._wrap_backend = recorded(settings, wrap_backend or (lambda backend: backend))
+        self._given_backend = backend
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
         self._dialog_since = 0.0
@@ -181,7 +185,10 @@ class ThreadbenchApp(App[None]):
         self.set_interval(CHECK_SECONDS, self.collector.tick)
         self.apply_config()
         self.set_timer(WARM_UP_AFTER, self.warm_up)
-        if self.settings.embedded:
+        if self._given_backend is not None:
+            self.backend = self._given_backend
+            self.push_screen(MainScreen())
+        elif self.settings.embedded:
             self.server = EmbeddedServer(self.settings.data_dir, graph=self.settings.graph, config=self.settings.config)
             self.starting_text = "starting embedded server…"
             try:
@@ -558,3 +565,14 @@ def run_options_from(config: dict) -> RunOptions:
         options.send_as = send_as
     options.values = values
     return options
+
+
+def recorded(settings: Settings, wrap: Callable[[Backend], Backend]) -> Callable[[Backend], Backend]:
+    """`wrap`, then, with --record DIR, every run the backend streams written to DIR."""
+    folder = settings.record_dir
+    if folder is None:
+        return wrap
+    from ..backends.recording import RecordingBackend
+    from ..logs import redact
+
+    return lambda backend: RecordingBackend(wrap(backend), folder, redact)

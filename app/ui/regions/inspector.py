@@ -194,7 +194,16 @@ class Inspector(InspectorHistory):
         self.event_log.clear()
 
     def add_events(self, events: list[RunEvent], count: int) -> None:
+        """A run's events: into the Events tab, and the state tree follows the graph's values as
+        each step ends (the server's state is read again when the run is over)."""
         self.event_log.add_events(events, count)
+        values = next(
+            (e.data for e in reversed(events) if e.kind == "values" and not e.namespace and isinstance(e.data, dict)),
+            None,
+        )
+        if values is not None:
+            base = self.live_state or ThreadState()
+            self.show_state(base.model_copy(update={"values": values}))
 
     def forget(self) -> None:
         """The open thread is gone: drop the answers on their way and show nothing."""
