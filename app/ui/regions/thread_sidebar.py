@@ -25,6 +25,7 @@ from textual.widgets import Input, Static
 from ...backends.base import BackendError, Conflict, Unauthorized
 from ...models import ThreadSummary
 from ...thread_filter import ThreadFilter, parse_filter
+from ...thread_import import ImportProblem, supersteps_for
 from ...thread_ops import fetch_thread, sentence, write_title
 from ..report import gone, report
 from ..screens.confirm import ConfirmScreen
@@ -358,11 +359,19 @@ class ThreadSidebar(Vertical):
         async def submit(request: NewThreadRequest) -> str | None:
             """Create it; on a refusal the dialog stays open with what was typed and why."""
             try:
+                supersteps = None
+                if request.prefill is not None:
+                    supersteps = await supersteps_for(backend, request.prefill, request.graph_id, request.agent_node)
                 created.append(
                     await backend.create_thread(
-                        thread_id=request.thread_id, metadata=request.metadata, graph_id=request.graph_id
+                        thread_id=request.thread_id,
+                        metadata=request.metadata,
+                        graph_id=request.graph_id,
+                        supersteps=supersteps,
                     )
                 )
+            except ImportProblem as problem:
+                return str(problem)
             except BackendError as error:
                 app.log_error(f"Creating the thread failed: {error}")
                 if isinstance(error, Conflict):
