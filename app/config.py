@@ -48,6 +48,21 @@ class Profile:
         environ = os.environ if environ is None else environ
         return bool(self.api_key_env and environ.get(self.api_key_env))
 
+    def api_key(self, environ: Mapping[str, str] | None = None) -> str | None:
+        """The key from the profile's variable, else from the usual ones (never stored)."""
+        environ = os.environ if environ is None else environ
+        names = ([self.api_key_env] if self.api_key_env else []) + list(API_KEY_ENV_VARS)
+        return next((value for name in names if (value := environ.get(name, "").strip().strip("\"'"))), None)
+
+    def credentials(self, environ: Mapping[str, str] | None = None) -> Credentials | None:
+        """The email to log in with and the password from the profile's variable (or $THREADBENCH_PASSWORD)."""
+        from .backends.base import Credentials
+
+        environ = os.environ if environ is None else environ
+        names = [name for name in (self.password_env, PASSWORD_ENV) if name]
+        password = next((environ[name] for name in names if environ.get(name)), None)
+        return Credentials(self.email, password) if self.email and password else None
+
 
 @dataclass
 class Settings:

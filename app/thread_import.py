@@ -1,5 +1,5 @@
-"""A thread pre-filled from a file, or moved from one server to another: the history turned into
-`supersteps` for threads.create, so the checkpoints come back too. No Textual here.
+"""A thread pre-filled from a file, or sent from one server to another (move_thread): the history
+turned into `supersteps` for threads.create, so the checkpoints come back too. No Textual here.
 
 Two sources:
 - this app's JSON export (export.thread_json, with its history): each checkpoint's change is
@@ -15,9 +15,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .export import ExportedThread, load_thread_json
+from .export import ExportedThread, fetch_history, load_thread_json
 from .json_text import JsonProblem, parse_json
-from .models import ThreadState
+from .models import ThreadState, ThreadSummary
 
 START = "__start__"
 HUMAN_TYPES = {"human", "user"}
@@ -151,3 +151,24 @@ async def supersteps_for(backend: Any, source: ImportSource, graph_id: str, agen
             choices = ", ".join(n for n in nodes if n not in SPECIAL_NODES) or "unknown: pick a graph first"
             raise ImportProblem(f"Name the node that writes the agent's messages (the graph's nodes: {choices}).")
     return supersteps_from_messages(source.messages, node)
+
+
+SERVER_METADATA = {"graph_id", "assistant_id", "run_id", "thread_id", "user_id", "created_by", "run_attempt"}
+"""Metadata a server writes itself (with every `langgraph_…` key): not carried to another server."""
+
+
+async def move_thread(source: Any, thread_id: str, target: Any) -> tuple[ThreadSummary, int]:
+    """A copy of the thread, with its history, on the `target` backend; (the copy, supersteps).
+    The copy runs on the same graph, which the target must have; what it refuses is raised."""
+    summary = await source.get_thread(thread_id)
+    state = await source.get_state(thread_id)
+    history = await fetch_history(source, thread_id)
+    steps = supersteps_from_export(ExportedThread(summary, state, history))
+    metadata = {
+        key: value
+        for key, value in summary.metadata.items()
+        if key not in SERVER_METADATA and not key.startswith("langgraph_")
+    }
+    graph_id = summary.graph_id or str(summary.metadata.get("graph_id") or "") or None
+    copy = await target.create_thread(metadata=metadata or None, graph_id=graph_id, supersteps=steps)
+    return copy, len(steps)

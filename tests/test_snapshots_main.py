@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 from langgraph_sdk import get_client
+from threadbench.config import Profile
 from threadbench.models import ChatMessage, RunEvent, ToolCallChunk
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
@@ -321,3 +322,19 @@ def test_long_reply_opened_at_its_end(seeded, snap_compare):
         await pilot.pause(0.3)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_send_thread_screen(seeded, snap_compare):
+    app = make_snapshot_app(seeded)
+    app.settings.profiles = {
+        "staging": Profile(name="staging", url="https://staging.example.com"),
+        "prod": Profile(name="prod", url="https://agents.example.com/api", api_key_env="PROD_KEY"),
+    }
+
+    async def run_before(pilot):
+        await open_thread(pilot, TOOLS_THREAD)
+        await pilot.press("M")
+        await wait_for(pilot, lambda: pilot.app.screen.__class__.__name__ == "ChooseScreen")
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=TERMINAL, run_before=run_before)

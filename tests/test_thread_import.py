@@ -1,5 +1,6 @@
 """A thread pre-filled from a file (issue 19): this app's JSON export, or a plain list of
-messages, replayed as supersteps so the checkpoints come back too. Against the real server."""
+messages, replayed as supersteps so the checkpoints come back too; and a thread sent to another
+server (M). Against real servers (a second one for the sending)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,22 @@ import uuid
 from pathlib import Path
 
 import pytest
+from conftest import GRAPHS_CONFIG, served
 from langgraph_sdk import get_client
-from textual.widgets import Input, Static
+from textual.widgets import Input, OptionList, Static
 from threadbench.backends.langgraph import LangGraphBackend
+from threadbench.config import Profile
 from threadbench.export import fetch_history, thread_json
 from threadbench.models import RunRequest
 from threadbench.thread_import import (
     ImportProblem,
     agent_node_of,
+    move_thread,
     parse_import,
     supersteps_for,
     supersteps_from_messages,
 )
+from threadbench.ui.screens.choose import ChooseScreen
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.widgets.thread_list import ThreadList
 from ui_support import TERMINAL, make_app, wait_for, wait_ready
@@ -167,3 +172,69 @@ async def test_a_file_that_is_missing_is_said_and_nothing_is_created(server_url:
         await wait_for(pilot, lambda: "No such file" in screen.error_text, what="the error")
         assert app.screen is screen and screen.query_one("#new-thread-file", Input).value == typed
         assert "nope.json" in str(screen.query_one("#new-thread-error", Static).visual)
+
+
+# -- sending a thread to another server (M) -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def second_server_url(tmp_path_factory: pytest.TempPathFactory):
+    """Another real server with the same graphs (a profile's server)."""
+    for server in served(tmp_path_factory, GRAPHS_CONFIG, "second-server"):
+        yield server.url
+
+
+async def test_a_thread_moves_to_another_server_with_its_history(server_url: str, second_server_url: str) -> None:
+    source, target = LangGraphBackend(server_url), LangGraphBackend(second_server_url)
+    try:
+        thread_id = await two_turns(source)
+        await source.update_metadata(thread_id, {"project": "penguins"})
+        copy, steps = await move_thread(source, thread_id, target)
+        original, moved = await source.get_state(thread_id), await target.get_state(copy.thread_id)
+        assert [(m.type, m.text) for m in moved.messages] == [(m.type, m.text) for m in original.messages]
+        assert moved.values["todos"] == original.values["todos"]
+        assert copy.metadata.get("project") == "penguins" and steps > 2
+        assert len(await target.get_history(copy.thread_id, limit=100)) >= steps
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def test_m_sends_the_highlighted_thread_to_a_profiles_server(server_url: str, second_server_url: str) -> None:
+    backend = LangGraphBackend(server_url)
+    try:
+        thread_id = await two_turns(backend)
+        tag = uuid.uuid4().hex
+        await backend.update_metadata(thread_id, {"send_tag": tag})
+    finally:
+        await backend.close()
+    app = make_app(server_url)
+    app.settings.profiles = {"other": Profile(name="other", url=second_server_url)}
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        threads = app.screen.query_one("#thread-list", ThreadList)
+        await wait_for(pilot, lambda: threads.thread(thread_id) is not None, what="the thread listed")
+        threads.highlighted = threads.get_option_index(thread_id)
+        threads.focus()
+        await pilot.press("M")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChooseScreen), what="the servers")
+        shown = [str(option.prompt) for option in app.screen.query_one("#choose-list", OptionList).options]
+        assert shown == [f"other  {second_server_url}"]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("Sent to other" in n.message for n in app._notifications), what="sent")
+    (copy,) = await get_client(url=second_server_url).threads.search(metadata={"send_tag": tag})
+    state = await get_client(url=second_server_url).threads.get_state(copy["thread_id"])
+    assert [m["type"] for m in state["values"]["messages"]][:2] == ["human", "ai"]
+
+
+async def test_m_without_another_server_says_how_to_add_one(server_url: str) -> None:
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        threads = app.screen.query_one("#thread-list", ThreadList)
+        await wait_for(pilot, lambda: bool(threads.threads), what="a thread")
+        threads.highlighted = 0
+        threads.focus()
+        await pilot.press("M")
+        await wait_for(pilot, lambda: any("profile" in n.message for n in app._notifications), what="the hint")
+        assert not isinstance(app.screen, ChooseScreen)

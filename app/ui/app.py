@@ -403,6 +403,20 @@ class ThreadbenchApp(App[None]):
                 exit_on_error=False,
             )
 
+    async def open_backend(
+        self, url: str, api_key: str | None, kind: str = "auto", credentials: Credentials | None = None
+    ) -> tuple[Backend, str]:
+        """A checked backend for `url` and its kind (detected when "auto"); raises BackendError."""
+        if kind == "auto":
+            kind = await detect_backend_kind(url, api_key, credentials=credentials)
+        backend = self._wrap_backend(make_backend(kind, url, api_key, credentials))
+        try:
+            await backend.check()
+        except BackendError:
+            await backend.close()
+            raise
+        return backend, kind
+
     async def switch_server(
         self,
         url: str,
@@ -418,15 +432,9 @@ class ThreadbenchApp(App[None]):
         self._redact(api_key)
         self._redact(credentials.password if credentials else None)
         self.notify(f"Connecting to {url}…", timeout=2, markup=False)
-        backend: Backend | None = None
         try:
-            if kind == "auto":
-                kind = await detect_backend_kind(url, api_key, credentials=credentials)
-            backend = self._wrap_backend(make_backend(kind, url, api_key, credentials))
-            await backend.check()
+            backend, kind = await self.open_backend(url, api_key, kind, credentials)
         except BackendError as error:
-            if backend is not None:
-                await backend.close()
             log.warning("cannot connect to %s: %s", url, error)
             text = f"Cannot connect to {url}: " + error.with_hint("\n")
             self.notify(clean(text), severity="error", timeout=8, markup=False)

@@ -55,6 +55,14 @@ class MainScreen(Screen):
             tooltip="New thread",
         ),
         Binding("c", "copy_thread", "Copy", show=False, id="main.copy", tooltip="Copy the thread (with its history)"),
+        Binding(
+            "M",
+            "send_thread",
+            "Send to server",
+            show=False,
+            id="main.send",
+            tooltip="Send the thread (with its history) to another server: a config-file profile",
+        ),
         Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename", tooltip="Rename the thread"),
         Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete", tooltip="Delete the thread"),
         Binding(
@@ -327,6 +335,9 @@ class MainScreen(Screen):
 
     def action_copy_thread(self) -> None:
         self.sidebar.copy_selected()
+
+    def action_send_thread(self) -> None:
+        self.sidebar.send_selected()
 
     def action_rename_thread(self) -> None:
         if self.app.backend is not None and (thread := self.sidebar.selected()) is not None:

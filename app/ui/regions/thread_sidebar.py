@@ -23,11 +23,13 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from ...backends.base import BackendError, Conflict, Unauthorized
+from ...config import Profile
 from ...models import ThreadSummary
 from ...thread_filter import ThreadFilter, parse_filter
-from ...thread_import import ImportProblem, supersteps_for
+from ...thread_import import ImportProblem, move_thread, supersteps_for
 from ...thread_ops import fetch_thread, sentence, write_title
 from ..report import gone, report
+from ..screens.choose import ChooseScreen
 from ..screens.confirm import ConfirmScreen
 from ..screens.new_thread import NewThreadRequest, NewThreadScreen
 from ..screens.prompt import PromptScreen
@@ -404,6 +406,51 @@ class ThreadSidebar(Vertical):
             self.notify(f"{backend.capabilities.name} cannot copy threads.", severity="warning")
             return
         self.copy_thread(thread.thread_id)
+
+    def send_selected(self) -> None:
+        thread = self.selected()
+        if thread is None or self.app.backend is None:
+            return
+        current = self.app.connection_url
+        profiles = [p for p in self.app.settings.profiles.values() if p.url.rstrip("/") != (current or "").rstrip("/")]
+        if not profiles:
+            self.notify(
+                "No other server to send it to: add one to the config file as a profile "
+                "([profiles.NAME] with url = …); `threadbench config` says where the file is.",
+                severity="warning",
+                timeout=8,
+            )
+            return
+        self.send_thread(thread, profiles)
+
+    @work(group="modal")
+    async def send_thread(self, thread: ThreadSummary, profiles: list[Profile]) -> None:
+        """A copy of the thread, with its history, on the server of a profile the user picks."""
+        app = self.app
+        choices = [(p.name, p.name, p.url) for p in profiles]
+        title = one_line(thread.display_title, 50)
+        name = await app.push_screen_wait(
+            ChooseScreen("Send the thread to another server", f"{title}, with its history, to:", choices)
+        )
+        profile = next((p for p in profiles if p.name == name), None)
+        if profile is None:
+            return
+        self.notify(f"Sending the thread to {profile.name}…", timeout=3, markup=False)
+        try:
+            target, _ = await app.open_backend(profile.url, profile.api_key(), profile.backend, profile.credentials())
+        except BackendError as error:
+            report(self, error, f"Connecting to {profile.name}")
+            return
+        try:
+            copy, steps = await move_thread(app.live_backend, thread.thread_id, target)
+        except BackendError as error:
+            report(self, error, f"Sending the thread to {profile.name}")
+            return
+        finally:
+            await target.close()
+        self.notify(
+            f"Sent to {profile.name} ({steps} steps of history): thread {copy.thread_id}.", timeout=8, markup=False
+        )
 
     @work(group="copy")
     async def copy_thread(self, thread_id: str) -> None:
