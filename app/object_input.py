@@ -111,3 +111,16 @@ def rerun_request(run: RunInfo, stream_modes: list[str]) -> RunRequest:
         stream_modes=stream_modes,
         multitask_strategy=strategy,  # type: ignore[arg-type]
     )
+
+
+def unmirrored_config(config: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+    """An assistant's config without the copy of its context the server keeps in
+    `configurable` (it refuses an edit that sends both)."""
+    configurable = config.get("configurable")
+    if not isinstance(configurable, dict) or not context:
+        return dict(config)
+    rest = {key: value for key, value in configurable.items() if key not in context or context[key] != value}
+    found = {key: value for key, value in config.items() if key != "configurable"}
+    if rest:
+        found["configurable"] = rest
+    return found

@@ -116,6 +116,17 @@ class MainScreen(Screen):
             tooltip="Clear the thread's state (10xGraph)",
         ),
         Binding("L", "message_log", "Message log", show=False, id="main.message_log", tooltip="Message log (10xGraph)"),
+        Binding("R", "runs", "Runs", show=False, id="main.runs", tooltip="Runs of the open thread"),
+        Binding(
+            "A",
+            "assistants",
+            "Assistants",
+            show=False,
+            id="main.assistants",
+            tooltip="Assistants: search, versions, edit",
+        ),
+        Binding("S", "store", "Store", show=False, id="main.store", tooltip="Store: namespaces and items"),
+        Binding("C", "crons", "Crons", show=False, id="main.crons", tooltip="Crons: runs on a schedule"),
         Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
     ]
 
@@ -349,6 +360,18 @@ class MainScreen(Screen):
     def action_inbox(self) -> None:
         if self.app.backend is not None:
             self.conversation.open_inbox()
+
+    def action_runs(self) -> None:
+        self.conversation.open_runs()
+
+    def action_assistants(self) -> None:
+        self.conversation.open_assistants()
+
+    def action_store(self) -> None:
+        self.conversation.open_store()
+
+    def action_crons(self) -> None:
+        self.conversation.open_crons()
 
     def action_older_checkpoint(self) -> None:
         self.inspector.older_checkpoint()

@@ -1,0 +1,54 @@
+"""What the screens of the server's objects share (runs, assistants, store, crons): a large
+dialog with a title, a status line and a hint line; a sentence in place of the body when the
+server lacks the feature; errors said in the status line, never a crash."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ...backends.base import BackendError
+from ...styles import STYLES
+from ..text import plain
+
+if TYPE_CHECKING:
+    from ...backends.base import Backend
+
+T = TypeVar("T")
+
+
+def error_text(error: BaseException) -> str:
+    if isinstance(error, BackendError):
+        return error.with_hint()
+    return f"{type(error).__name__}: {error}"
+
+
+class ObjectsScreen(ModalScreen[T]):
+    CSS_PATH = [STYLES / "objects.tcss"]
+
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(classes="modal")
+        self.backend = backend
+
+    def title_line(self, name: str, detail: str = "") -> Content:
+        return Content.assemble((name, "bold"), ("  ·  " + detail if detail else "", "dim"))
+
+    def set_status(self, text: str, style: str = "dim") -> None:
+        self.query_one(".objects-status", Static).update(plain(text, style) if text else Content(""))
+
+    def failed(self, doing: str, error: BaseException) -> None:
+        self.set_status(f"{doing} failed: {error_text(error)}", "$error")
+
+    def explain_lack(self, text: str) -> None:
+        """The server lacks this: say so where the body would be, and hide the body."""
+        for body in self.query(".objects-body"):
+            body.display = False
+        lacking = self.query_one(".objects-lacking", Static)
+        lacking.update(plain(text))
+        lacking.display = True
+
+    def clock_now(self) -> Any:
+        return self.app.clock()  # type: ignore[attr-defined]

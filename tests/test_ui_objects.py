@@ -1,0 +1,265 @@
+"""Pilot: the screens of the server's other objects (runs, assistants, store, crons) on the
+real server: reached by their keys and the palette, driven by keys, read from the screen."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from langgraph_sdk import get_client
+from threadbench.ui.screens.assistants import AssistantsScreen
+from threadbench.ui.screens.cancel_run import CancelRunScreen
+from threadbench.ui.screens.confirm import ConfirmScreen
+from threadbench.ui.screens.crons import CronsScreen
+from threadbench.ui.screens.object_form import ObjectFormScreen
+from threadbench.ui.screens.runs import RunsScreen
+from threadbench.ui.screens.store import StoreScreen
+from threadbench.ui.widgets.composer import Composer
+from ui_support import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
+
+pytestmark = pytest.mark.server
+
+
+def rows(table) -> list[list[str]]:
+    return [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
+
+
+async def thread_with_run(url: str, graph: str = "be_chat", text: str = "hello runs", **kwargs) -> tuple[dict, str]:
+    client = get_client(url=url)
+    metadata = tag()
+    thread = await client.threads.create(metadata=metadata, graph_id=graph)
+    await client.runs.wait(
+        thread["thread_id"], graph, input={"messages": [{"role": "user", "content": text}]}, **kwargs
+    )
+    return metadata, thread["thread_id"]
+
+
+async def open_screen(pilot, key: str, screen_type: type) -> None:
+    app = pilot.app
+    app.screen.query_one("#thread-list").focus()
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(app.screen, screen_type), what=screen_type.__name__)
+
+
+async def test_runs_are_listed_detailed_and_run_again_into_the_chat(server_url):
+    metadata, thread_id = await thread_with_run(server_url, context={"flavour": "mint"})
+    app = make_app(server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        await open_screen(pilot, "R", RunsScreen)
+        table = app.screen.query_one("#runs-table")
+        await wait_for(pilot, lambda: table.row_count == 1, what="the run listed")
+        status, graph, *_rest, strategy, modes, run_id = rows(table)[0]
+        assert (status, graph, strategy) == ("success", "be_chat", "enqueue")
+        details = str(app.screen.query_one("#run-details").visual)
+        assert "hello runs" in details and '"flavour": "mint"' in details
+        await pilot.press("c")  # over: nothing to cancel, said plainly
+        assert "nothing to cancel" in screen_text(app)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: not isinstance(app.screen, RunsScreen), what="the runs screen closed")
+        runs = get_client(url=server_url).runs
+        await wait_for(pilot, lambda: "running again" in screen_text(app), what="the notice in the chat")
+        await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run again finished")
+        again = await runs.list(thread_id)
+        assert len(again) == 2
+        assert again[0]["kwargs"]["input"] == again[1]["kwargs"]["input"]
+        assert again[0]["kwargs"]["context"] == {"flavour": "mint"}
+
+
+async def test_a_running_run_is_joined_and_another_cancelled(server_url):
+    client = get_client(url=server_url)
+    metadata = tag()
+    thread = await client.threads.create(metadata=metadata, graph_id="be_slow")
+    thread_id = thread["thread_id"]
+    app = make_app(server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        await client.runs.create(thread_id, "be_slow", input={"steps": 60})
+        await open_screen(pilot, "R", RunsScreen)
+        table = app.screen.query_one("#runs-table")
+        # the screen refreshes itself while the run moves from pending to running
+        await wait_for(pilot, lambda: table.row_count and rows(table)[0][0] == "running", what="running")
+        await pilot.press("j")
+        await wait_for(pilot, lambda: app.screen.run_in_progress, what="the run joined in the chat")
+        assert "joined the run in progress" in screen_text(app)
+        await open_screen(pilot, "R", RunsScreen)
+        table = app.screen.query_one("#runs-table")
+        await wait_for(pilot, lambda: table.row_count == 1)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, CancelRunScreen), what="asked first")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: rows(table)[0][0] == "interrupted", what="the run cancelled")
+
+
+async def test_assistants_searched_created_versioned_used_and_deleted(server_url):
+    name = f"ui-{uuid.uuid4().hex[:8]}"
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_screen(pilot, "A", AssistantsScreen)
+        screen = app.screen
+        table = screen.query_one("#assistants-table")
+        await wait_for(pilot, lambda: table.row_count > 5, what="the assistants")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ObjectFormScreen))
+        form = app.screen
+        form.query_one("#form-graph").value = "agent"
+        form.query_one("#form-name").value = name
+        form.query_one("#form-context").load_text('{"thinking_enabled": ')  # invalid JSON: refused, kept
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "not valid JSON" in str(form.query_one("#object-form-error").visual))
+        assert form.query_one("#form-context").text == '{"thinking_enabled": '
+        assert form.query_one("#form-name").value == name
+        form.query_one("#form-context").load_text('{"thinking_enabled": "very"}')  # the schema wants a boolean
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "schema refuses" in str(form.query_one("#object-form-error").visual))
+        form.query_one("#form-context").load_text('{"thinking_enabled": true}')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen, what="the assistant made")
+        search = screen.query_one("#assistant-search")
+        search.focus()
+        await pilot.press(*name, "enter")
+        await wait_for(pilot, lambda: [r[0] for r in rows(table)] == [name], what="found by name")
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, ObjectFormScreen))
+        app.screen.query_one("#form-name").value = name + "-v2"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: rows(table) and rows(table)[0][2] == "2", what="version 2 in use")
+        versions = screen.query_one("#assistant-versions")
+        await wait_for(pilot, lambda: versions.row_count == 2, what="two versions")
+        await pilot.press("v")
+        await pilot.press("down", "enter")  # version 1
+        await wait_for(pilot, lambda: rows(table)[0][2] == "1", what="version 1 back in use")
+        await pilot.press("u")
+        await wait_for(pilot, lambda: not isinstance(app.screen, AssistantsScreen))
+        assert app.run_options.assistant_id
+        assert app.run_options.assistant_id in str(app.screen.query_one("#run-options").visual)
+        await open_screen(pilot, "A", AssistantsScreen)
+        screen, table = app.screen, app.screen.query_one("#assistants-table")
+        screen.query_one("#assistant-search").value = name
+        await pilot.press("slash", "enter")
+        await wait_for(pilot, lambda: table.row_count == 1)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked first")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: table.row_count == 0 and "No assistant matches" in screen_text(app))
+
+
+async def test_the_store_tree_items_put_refusals_and_delete(server_url):
+    root = f"ui-{uuid.uuid4().hex[:8]}"
+    store = get_client(url=server_url).store
+    await asyncio.gather(*(store.put_item([root, "notes"], f"n{i:03d}", {"i": i, "kind": "note"}) for i in range(120)))
+    await store.put_item([root, "prefs"], "theme", {"dark": True, "kind": "pref"})
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_screen(pilot, "S", StoreScreen)
+        screen = app.screen
+        tree = screen.query_one("#store-tree")
+        await wait_for(pilot, lambda: any(n.data == [root, "notes"] for n in _nodes(tree)), what="the tree")
+        node = next(n for n in _nodes(tree) if n.data == [root, "notes"])
+        tree.move_cursor(node)
+        await pilot.press("enter")
+        table = screen.query_one("#store-items")
+        await wait_for(pilot, lambda: table.row_count == 50, what="the first page")
+        table.focus()
+        table.move_cursor(row=49)
+        await wait_for(pilot, lambda: table.row_count == 100, what="the next page, from the server")
+        screen.query_one("#store-filter").value = '{"i": 7}'
+        screen.query_one("#store-filter").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: [r[0] for r in rows(table)] == ["n007"], what="filtered")
+        assert '"kind": "note"' in str(screen.query_one("#store-value").visual)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, ObjectFormScreen))
+        form = app.screen
+        assert form.query_one("#form-key").value == "n007"
+        error = form.query_one("#object-form-error")
+        form.query_one("#form-namespace").value = f"{root}/a.b"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "may not contain a dot" in str(error.visual))
+        form.query_one("#form-namespace").value = f"{root}//notes"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "empty part" in str(error.visual))
+        form.query_one("#form-namespace").value = f"{root}/notes"
+        form.query_one("#form-value").load_text('{"i": 7, "kind": "edited"')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "not valid JSON" in str(error.visual))
+        assert form.query_one("#form-value").text == '{"i": 7, "kind": "edited"'
+        form.query_one("#form-value").load_text('{"i": 7, "kind": "edited"}')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen, what="put")
+        assert (await store.get_item([root, "notes"], "n007"))["value"]["kind"] == "edited"
+        await wait_for(pilot, lambda: '"kind": "edited"' in str(screen.query_one("#store-value").visual))
+        table.focus()
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked first")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: table.row_count == 0, what="deleted")
+        assert await store.get_item([root, "notes"], "n007") is None
+
+
+def _nodes(tree):
+    found, todo = [], [tree.root]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        todo.extend(node.children)
+    return found
+
+
+async def test_crons_created_refused_and_deleted(server_url):
+    metadata, thread_id = await thread_with_run(server_url)
+    app = make_app(server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        await open_screen(pilot, "C", CronsScreen)
+        screen = app.screen
+        table = screen.query_one("#crons-table")
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ObjectFormScreen))
+        form = app.screen
+        assert form.query_one("#form-thread").value == thread_id
+        assert form.query_one("#form-assistant").value == "be_chat"
+        form.query_one("#form-schedule").value = "every monday"
+        await pilot.press("ctrl+s")
+        error = form.query_one("#object-form-error")
+        await wait_for(pilot, lambda: "Invalid cron schedule" in str(error.visual), what="the server's refusal")
+        assert form.query_one("#form-schedule").value == "every monday"
+        form.query_one("#form-schedule").value = "0 9 * * 1"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.screen is screen, what="made")
+        await wait_for(pilot, lambda: any(r[2] == f"thread {thread_id}" for r in rows(table)), what="listed")
+        index = next(i for i, r in enumerate(rows(table)) if r[2] == f"thread {thread_id}")
+        table.move_cursor(row=index)
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: all(r[2] != f"thread {thread_id}" for r in rows(table)), what="deleted")
+
+
+async def test_the_palette_finds_each_screen_and_the_help_lists_them(server_url):
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        for word, screen_type in (("store", StoreScreen), ("crons", CronsScreen), ("assistants", AssistantsScreen)):
+            await pilot.press("ctrl+p")
+            await pilot.press(*word)
+            await wait_for(pilot, lambda: len(app.screen.query("CommandList Option, .option-list--option")) >= 0)
+            await pilot.pause(0.5)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, screen_type), what=f"{word} from the palette")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, screen_type))
+        app.screen.query_one(Composer).focus()
+        await pilot.press("R", "A", "S", "C")  # letters typed into the composer stay text
+        assert app.screen.query_one(Composer).text.endswith("RASC")
+        await pilot.press("f1")
+        await pilot.pause(0.3)
+        text = screen_text(app) + str([r.description for r in app.screen.rows])
+        for words in ("Runs of the open thread", "Store: namespaces and items", "Crons: runs on a schedule"):
+            assert words in text
