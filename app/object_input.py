@@ -10,9 +10,6 @@ from .human_input.validation import validate_args
 from .models import RunRequest
 from .server_objects import RunInfo
 
-SERVER_CONFIGURABLE = {"run_id", "thread_id", "graph_id", "assistant_id", "user_id", "cron_id", "checkpoint_id"}
-"""Keys the server writes into a run's configurable itself (not the user's options)."""
-
 
 class TypedWrong(ValueError):
     """What was typed cannot be sent; str() says why, fit to show a person."""
@@ -94,11 +91,7 @@ def rerun_request(run: RunInfo, stream_modes: list[str]) -> RunRequest:
     """The same input and options as `run` (its assistant, context, configurable, strategy),
     streamed in `stream_modes` (what the chat reads). The server copies a run's context into
     its configurable and refuses both at once: a run with a context sends only that."""
-    configurable = {
-        key: value
-        for key, value in (run.config.get("configurable") or {}).items()
-        if key not in SERVER_CONFIGURABLE and not key.startswith(("__", "langgraph_"))
-    }
+    configurable = run.user_configurable
     strategy = (
         run.multitask_strategy if run.multitask_strategy in ("reject", "interrupt", "rollback", "enqueue") else None
     )

@@ -12,6 +12,8 @@ from pydantic import Field
 
 from .models import _Model
 
+SERVER_CONFIGURABLE = {"run_id", "thread_id", "graph_id", "assistant_id", "user_id", "cron_id", "checkpoint_id"}
+"""Keys the server writes into a run's configurable itself (not the user's options)."""
 RUN_ACTIVE = ("pending", "running")
 """The statuses of a run that is not over (it can be cancelled, or joined when running)."""
 
@@ -36,6 +38,15 @@ class RunInfo(_Model):
     error: str = ""
     kwargs: dict[str, Any] = Field(default_factory=dict)
     """Everything the server keeps of the run's options (shown in the details)."""
+
+    @property
+    def user_configurable(self) -> dict[str, Any]:
+        """The run's configurable without what the server adds (its ids, auth, request id)."""
+        return {
+            key: value
+            for key, value in (self.config.get("configurable") or {}).items()
+            if key not in SERVER_CONFIGURABLE and not key.startswith(("__", "langgraph_"))
+        }
 
     @property
     def active(self) -> bool:
@@ -63,9 +74,7 @@ class RunInfo(_Model):
             "multitask_strategy": self.multitask_strategy,
             "stream_mode": self.stream_modes,
             "context": self.context,
-            "configurable": {
-                k: v for k, v in (self.config.get("configurable") or {}).items() if not k.startswith("__")
-            },
+            "configurable": self.user_configurable,
         }
         shown["metadata"] = self.metadata
         if self.error:

@@ -26,7 +26,7 @@ from ...object_input import TypedWrong, parse_json_object, schema_of, unmirrored
 from ...run_options import assistant_value
 from ...server_objects import AssistantInfo
 from ..text import clean, plain, pretty_json, relative_time
-from ..widgets.paged_table import PagedTable
+from ..widgets.paged_table import PagedTable, cell
 from .confirm import ConfirmScreen
 from .object_form import FormField, ObjectFormScreen
 from .objects_base import ObjectsScreen, error_text
@@ -112,10 +112,10 @@ class AssistantsScreen(ObjectsScreen[str | None]):
 
     def on_mount(self) -> None:
         self.query_one(".objects-lacking").display = False
-        for label in ("name", "graph", "version", "updated", "assistant id"):
-            self.table.add_column(label, key=label)
-        for label in ("version", "name", "created", "in use"):
-            self.versions_table.add_column(label, key=label)
+        for label, width in (("name", 22), ("graph", 14), ("version", 7), ("updated", 7), ("assistant id", 36)):
+            self.table.add_column(label, key=label, width=width)
+        for label, width in (("version", 7), ("name", 22), ("created", 7), ("in use", 6)):
+            self.versions_table.add_column(label, key=label, width=width)
         why = lacks(self.backend, EditsAssistants, "search, version or edit assistants")
         if why:
             self.explain_lack(why)
@@ -154,11 +154,11 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         for assistant in found:
             self.assistants[assistant.assistant_id] = assistant
             table.add_row(
-                plain(assistant.name or "(no name)"),
-                plain(assistant.graph_id),
+                cell(assistant.name or "(no name)"),
+                cell(assistant.graph_id),
                 str(assistant.version),
                 relative_time(assistant.updated_at, now),
-                plain(assistant.assistant_id),
+                cell(assistant.assistant_id),
                 key=assistant.assistant_id,
             )
         table.fetching = False
@@ -257,7 +257,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             self.versions[key] = version
             table.add_row(
                 str(version.version),
-                plain(version.name),
+                cell(version.name),
                 relative_time(version.created_at, self.clock_now()),
                 "●" if version.version == assistant.version else "",
                 key=key,

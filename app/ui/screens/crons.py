@@ -19,7 +19,7 @@ from ...backends.base import BackendError, HasCrons, lacks
 from ...object_input import TypedWrong, parse_json_object
 from ...server_objects import CronJob
 from ..text import clean, plain, pretty_json, relative_time
-from ..widgets.paged_table import PagedTable
+from ..widgets.paged_table import PagedTable, cell
 from .confirm import ConfirmScreen
 from .object_form import FormField, ObjectFormScreen
 from .objects_base import ObjectsScreen, error_text
@@ -66,8 +66,8 @@ class CronsScreen(ObjectsScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(".objects-lacking").display = False
-        for label in ("schedule", "next run", "runs on", "enabled", "cron id"):
-            self.table.add_column(label, key=label)
+        for label, width in (("schedule", 16), ("next run", 9), ("runs on", 46), ("enabled", 7), ("cron id", 36)):
+            self.table.add_column(label, key=label, width=width)
         why = lacks(self.backend, HasCrons, "run anything on a schedule (it has no crons)")
         if why:
             self.explain_lack(why)
@@ -100,11 +100,11 @@ class CronsScreen(ObjectsScreen[None]):
             target = f"thread {cron.thread_id}" if cron.thread_id else f"assistant {cron.assistant_id}"
             nxt = cron.next_run_date
             table.add_row(
-                plain(cron.schedule),
+                cell(cron.schedule),
                 ("in " + relative_time(now, nxt)) if nxt is not None and nxt > now else relative_time(nxt, now),
-                plain(target),
+                cell(target),
                 "yes" if cron.enabled else "no",
-                plain(cron.cron_id),
+                cell(cron.cron_id),
                 key=cron.cron_id,
             )
         table.fetching = False

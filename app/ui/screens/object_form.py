@@ -57,7 +57,13 @@ class ObjectFormScreen(ModalScreen[Any]):
             for field in self.fields:
                 yield Label(field.label)
                 if field.json:
-                    box = TextArea(field.value, id=f"form-{field.id}", classes="form-json", show_line_numbers=False)
+                    box = TextArea(
+                        field.value,
+                        id=f"form-{field.id}",
+                        classes="form-json",
+                        show_line_numbers=False,
+                        placeholder=field.placeholder,
+                    )
                     yield box
                 else:
                     yield Input(field.value, placeholder=field.placeholder, id=f"form-{field.id}")

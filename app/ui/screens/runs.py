@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
@@ -23,7 +23,7 @@ from ...backends.base import BackendError, ListsRuns, lacks
 from ...object_input import seconds_text
 from ...server_objects import RunInfo
 from ..text import clean, plain, pretty_json, relative_time
-from ..widgets.paged_table import PagedTable
+from ..widgets.paged_table import PagedTable, cell
 from .cancel_run import CancelRunScreen
 from .objects_base import ObjectsScreen
 
@@ -33,12 +33,12 @@ if TYPE_CHECKING:
 PAGE = 50
 REFRESH_SECONDS = 1.0
 STATUS_STYLE = {
-    "success": "$success",
-    "error": "$error",
-    "timeout": "$error",
-    "interrupted": "$warning",
-    "running": "$accent",
-    "pending": "$accent",
+    "success": "green",
+    "error": "red",
+    "timeout": "red",
+    "interrupted": "yellow",
+    "running": "cyan",
+    "pending": "cyan",
 }
 
 
@@ -68,10 +68,9 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         with Vertical(classes="dialog objects-dialog", id="runs-dialog"):
             yield Static(self.title_line("Runs", self.thread_title), classes="dialog-title", id="runs-title")
             yield Static("", classes="objects-lacking")
-            with Horizontal(classes="objects-body"):
-                with Vertical(classes="objects-main"):
-                    yield PagedTable(id="runs-table")
-                with VerticalScroll(classes="objects-side objects-detail", id="run-details-scroll"):
+            with Vertical(classes="objects-body"):
+                yield PagedTable(id="runs-table")
+                with VerticalScroll(classes="objects-detail", id="run-details-scroll"):
                     yield Static("", id="run-details")
             yield Static("Loading the runs…", classes="objects-status")
             yield Static(
@@ -86,17 +85,17 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         self.query_one(".objects-lacking").display = False
         table = self.table
         table.fetching = True
-        for label, key in (
-            ("status", "status"),
-            ("assistant", "assistant"),
-            ("started", "started"),
-            ("ended", "ended"),
-            ("took", "took"),
-            ("strategy", "strategy"),
-            ("stream modes", "modes"),
-            ("run id", "id"),
+        for label, key, width in (
+            ("status", "status", 11),
+            ("assistant", "assistant", 12),
+            ("started", "started", 7),
+            ("ended", "ended", 7),
+            ("took", "took", 7),
+            ("strategy", "strategy", 9),
+            ("stream modes", "modes", 18),
+            ("run id", "id", 36),
         ):
-            table.add_column(label, key=key)
+            table.add_column(label, key=key, width=width)
         why = lacks(self.backend, ListsRuns, "list a thread's runs")
         if why:
             self.explain_lack(why)
@@ -138,14 +137,14 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         for run in runs:
             self.runs[run.run_id] = run
             table.add_row(
-                Content.styled(run.status or "?", STATUS_STYLE.get(run.status, "")),
-                plain(run.graph_id or run.assistant_id[:8]),
+                cell(run.status or "?", STATUS_STYLE.get(run.status, "")),
+                cell(run.graph_id or run.assistant_id[:8]),
                 relative_time(run.created_at, now),
                 relative_time(run.ended_at, now) if run.ended_at else "",
                 seconds_text(run.duration),
-                plain(run.multitask_strategy),
-                plain(", ".join(run.stream_modes)),
-                plain(run.run_id),
+                cell(run.multitask_strategy),
+                cell(", ".join(run.stream_modes)),
+                cell(run.run_id),
                 key=run.run_id,
             )
         if keep is not None and keep in self.runs:

@@ -23,7 +23,7 @@ from ...backends.base import BackendError, HasStore, lacks
 from ...object_input import TypedWrong, namespace_text, parse_json_object, parse_namespace
 from ...server_objects import StoreItem
 from ..text import clean, one_line, plain, pretty_json, relative_time
-from ..widgets.paged_table import PagedTable
+from ..widgets.paged_table import PagedTable, cell
 from .confirm import ConfirmScreen
 from .object_form import FormField, ObjectFormScreen
 from .objects_base import ObjectsScreen, error_text
@@ -86,8 +86,8 @@ class StoreScreen(ObjectsScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(".objects-lacking").display = False
-        for label in ("key", "value", "updated", "score"):
-            self.table.add_column(label, key=label)
+        for label, width in (("key", 22), ("value", 44), ("updated", 7), ("score", 6)):
+            self.table.add_column(label, key=label, width=width)
         why = lacks(self.backend, HasStore, "keep a store")
         if why:
             self.explain_lack(why)
@@ -119,13 +119,16 @@ class StoreScreen(ObjectsScreen[None]):
     def show_namespaces(self, namespaces: list[list[str]]) -> None:
         tree = self.tree
         tree.clear()
+        paths = sorted({tuple(ns[:depth]) for ns in namespaces for depth in range(1, len(ns) + 1)})
+        parents = {path[:-1] for path in paths}
         nodes: dict[tuple[str, ...], Any] = {(): tree.root}
-        for namespace in sorted(namespaces):
-            for depth in range(1, len(namespace) + 1):
-                path = tuple(namespace[:depth])
-                if path not in nodes:
-                    parent = nodes[path[:-1]]
-                    nodes[path] = parent.add(Text(clean(path[-1])), data=list(path), expand=True)
+        for path in paths:
+            parent = nodes[path[:-1]]
+            label = Text(clean(path[-1]))
+            if path in parents:
+                nodes[path] = parent.add(label, data=list(path), expand=True)
+            else:
+                nodes[path] = parent.add_leaf(label, data=list(path))
         tree.root.expand()
 
     @on(Tree.NodeSelected, "#store-tree")
@@ -176,8 +179,8 @@ class StoreScreen(ObjectsScreen[None]):
                 continue
             self.items[key] = item
             table.add_row(
-                plain(item.key),
-                plain(one_line(json.dumps(item.value, ensure_ascii=False, default=str), 60)),
+                cell(item.key),
+                cell(one_line(json.dumps(item.value, ensure_ascii=False, default=str), 60)),
                 relative_time(item.updated_at, now),
                 f"{item.score:.3f}" if item.score is not None else "",
                 key=key,
@@ -244,8 +247,9 @@ class StoreScreen(ObjectsScreen[None]):
             FormField(
                 "value",
                 "Value (a JSON object)",
-                json.dumps(item.value, indent=2, ensure_ascii=False) if item else "{}",
+                json.dumps(item.value, indent=2, ensure_ascii=False) if item else "",
                 json=True,
+                placeholder='{"key": "value"}',
             ),
         ]
 
@@ -271,6 +275,7 @@ class StoreScreen(ObjectsScreen[None]):
         namespace, key = done
         self.load_namespaces()
         self.open_namespace(namespace)
+        self.table.focus()
         self.set_status(f"Put {key} in {namespace_text(namespace)}.")
 
     def action_delete(self) -> None:

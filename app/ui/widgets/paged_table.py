@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
 NEAR_END = 3
+
+
+def cell(text: str, style: str = "") -> Text:
+    """A cell that shows server text literally (DataTable reads a str as markup)."""
+    return Text(text.translate(_CONTROL), style=style, no_wrap=True)
+
+
+_CONTROL = {code: 0x2400 + code for code in range(0x20)}
 
 
 class PagedTable(DataTable):
