@@ -263,3 +263,50 @@ async def test_the_palette_finds_each_screen_and_the_help_lists_them(server_url)
         text = screen_text(app) + str([r.description for r in app.screen.rows])
         for words in ("Runs of the open thread", "Store: namespaces and items", "Crons: runs on a schedule"):
             assert words in text
+
+
+async def test_the_gateway_explains_what_it_lacks_and_lists_runs(gateway_origin, tmp_path):
+    from threadbench.config import Settings
+    from threadbench.ui.app import ThreadbenchApp
+    from ui_support import FIXED_NOW
+
+    settings = Settings(url=gateway_origin + "/api", data_dir=tmp_path)
+    app = ThreadbenchApp(settings, backend_kind="deerflow-gateway", clock=lambda: FIXED_NOW, monotonic=lambda: 0.0)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        for key, screen_type, words in (
+            ("S", StoreScreen, "DeerFlow's Gateway cannot keep a store."),
+            ("C", CronsScreen, "DeerFlow's Gateway cannot run anything on a schedule (it has no crons)."),
+            ("A", AssistantsScreen, "DeerFlow's Gateway cannot search, version or edit assistants."),
+        ):
+            await open_screen(pilot, key, screen_type)
+            assert words in screen_text(app)
+            assert not app.screen.query_one(".objects-body").display
+            await pilot.press("n", "p", "d")  # the missing actions do nothing, and nothing fails
+            assert isinstance(app.screen, screen_type)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, screen_type))
+
+
+async def test_a_server_without_the_protocols_says_so(tmp_path):
+    """10xGraph keeps no runs list, assistants, store or crons: each screen says so, and
+    asks nothing of the server (the URL here answers nothing)."""
+    from textual.app import App
+    from threadbench.backends.tenxgraph.client import TenXGraphBackend
+
+    backend = TenXGraphBackend("http://127.0.0.1:9")
+    app = App()
+    async with app.run_test(size=TERMINAL) as pilot:
+        for screen, words in (
+            (RunsScreen(backend, "t-1"), "10xGraph cannot list a thread's runs."),
+            (AssistantsScreen(backend), "10xGraph cannot search, version or edit assistants."),
+            (StoreScreen(backend), "10xGraph cannot keep a store."),
+            (CronsScreen(backend), "10xGraph cannot run anything on a schedule (it has no crons)."),
+        ):
+            app.push_screen(screen)
+            await wait_for(pilot, lambda s=screen: s.is_mounted)
+            await pilot.pause()
+            assert words in screen_text(app)
+            app.pop_screen()
+            await pilot.pause()
+    await backend.close()
