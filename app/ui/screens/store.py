@@ -194,7 +194,8 @@ class StoreScreen(ObjectsScreen[None]):
         if query and self.items and all(item.score is None for item in self.items.values()):
             text += ". This server has no semantic index for its store: the query ranked nothing."
         self.set_status(text if count else f"No items in {where}" + (" match." if query or flt else "."))
-        self.show_value()
+        if not more:  # (a next page leaves the highlighted item where it was)
+            self.show_value()
 
     @on(Input.Submitted, "#store-query, #store-filter")
     def searched(self, event: Input.Submitted) -> None:
