@@ -145,7 +145,7 @@ async def test_assistants_searched_created_versioned_used_and_deleted(server_url
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked first")
         await pilot.press("y")
-        await wait_for(pilot, lambda: table.row_count == 0 and "No assistant matches" in screen_text(app))
+        await wait_for(pilot, lambda: table.row_count == 0 and f"Deleted {name}" in screen_text(app))
 
 
 async def test_the_store_tree_items_put_refusals_and_delete(server_url):

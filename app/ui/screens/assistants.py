@@ -134,7 +134,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
     def search_args(self) -> dict[str, Any]:
         return parse_search(self.query_one("#assistant-search", Input).value)
 
-    @work(exclusive=True, group="assistants-load")
+    @work(exclusive=True, exit_on_error=False, group="assistants-load")
     async def load(self, more: bool = False, select: str | None = None) -> None:
         table = self.table
         table.fetching = True
@@ -144,6 +144,8 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         except BackendError as error:
             table.fetching = False
             self.failed("Searching the assistants", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         keep = select or table.highlighted_key
         if not more:
@@ -168,7 +170,8 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         self.set_status(
             f"{count} assistant{'s' if count != 1 else ''}" + ("" if table.exhausted else " (more below)")
             if count
-            else "No assistant matches."
+            else "No assistant matches.",
+            count=True,
         )
         self.show_details()
         self.load_versions()
@@ -229,7 +232,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             )
         )
 
-    @work(exclusive=True, group="assistant-versions")
+    @work(exclusive=True, exit_on_error=False, group="assistant-versions")
     async def load_versions(self, more: bool = False) -> None:
         table = self.versions_table
         assistant = self.highlighted_assistant()
@@ -244,6 +247,8 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         except BackendError as error:
             table.fetching = False
             self.failed("Listing the versions", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         if offset == 0:
             table.clear()
@@ -272,12 +277,14 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         if assistant is not None and key is not None:
             self.set_version(assistant, int(key))
 
-    @work(group="assistant-edit")
+    @work(exit_on_error=False, group="assistant-edit")
     async def set_version(self, assistant: AssistantInfo, version: int) -> None:
         try:
             await self.editor.set_assistant_version(assistant.assistant_id, version)
         except BackendError as error:
             self.failed(f"Using version {version}", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         self.set_status(f"{assistant.name or assistant.assistant_id} now runs version {version}.")
         self.load(select=assistant.assistant_id)
@@ -372,7 +379,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         if assistant is not None:
             self.delete(assistant)
 
-    @work(group="assistant-edit")
+    @work(exit_on_error=False, group="assistant-edit")
     async def delete(self, assistant: AssistantInfo) -> None:
         question = Content.assemble(
             "Delete the assistant ", (clean(assistant.name or assistant.assistant_id), "bold"), " and its versions?"
@@ -383,6 +390,8 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             await self.editor.delete_assistant(assistant.assistant_id)
         except BackendError as error:
             self.failed("Deleting the assistant", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         self.set_status(f"Deleted {assistant.name or assistant.assistant_id}.")
         self.load()

@@ -76,7 +76,7 @@ class CronsScreen(ObjectsScreen[None]):
         self.table.focus()
         self.load()
 
-    @work(exclusive=True, group="crons-load")
+    @work(exclusive=True, exit_on_error=False, group="crons-load")
     async def load(self, more: bool = False) -> None:
         table = self.table
         table.fetching = True
@@ -86,6 +86,8 @@ class CronsScreen(ObjectsScreen[None]):
         except BackendError as error:
             table.fetching = False
             self.failed("Listing the crons", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         keep = table.highlighted_key
         if not more:
@@ -111,7 +113,7 @@ class CronsScreen(ObjectsScreen[None]):
         if keep in self.crons:
             table.move_cursor(row=table.get_row_index(keep))
         count = len(self.crons)
-        self.set_status(f"{count} cron{'s' if count != 1 else ''}" if count else "No crons: n makes one.")
+        self.set_status(f"{count} cron{'s' if count != 1 else ''}" if count else "No crons: n makes one.", count=True)
         self.show_details()
 
     @on(PagedTable.NeedMore, "#crons-table")
@@ -179,7 +181,7 @@ class CronsScreen(ObjectsScreen[None]):
         if cron is not None:
             self.delete(cron)
 
-    @work(group="crons-edit")
+    @work(exit_on_error=False, group="crons-edit")
     async def delete(self, cron: CronJob) -> None:
         question = Content.assemble("Delete the cron ", (clean(cron.schedule), "bold"), f" ({cron.cron_id})?")
         if not await self.app.push_screen_wait(ConfirmScreen(question)):
@@ -188,6 +190,8 @@ class CronsScreen(ObjectsScreen[None]):
             await self.scheduler.delete_cron(cron.cron_id)
         except BackendError as error:
             self.failed("Deleting the cron", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         self.load()
 

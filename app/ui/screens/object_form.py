@@ -101,7 +101,7 @@ class ObjectFormScreen(ModalScreen[Any]):
         self.show_error("")
         self.send(self.values())
 
-    @work(exclusive=True, group="object-form")
+    @work(exclusive=True, exit_on_error=False, group="object-form")
     async def send(self, values: dict[str, str]) -> None:
         result, problem = await self.submit(values)
         if problem:

@@ -4,6 +4,7 @@ server lacks the feature; errors said in the status line, never a crash."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.content import Content
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from ...backends.base import Backend
 
 T = TypeVar("T")
+SAID_SECONDS = 6.0
 
 
 def error_text(error: BaseException) -> str:
@@ -33,13 +35,21 @@ class ObjectsScreen(ModalScreen[T]):
         super().__init__(classes="modal")
         self.backend = backend
         self._status_lines = 1
+        self._said_at = -SAID_SECONDS
 
     def title_line(self, name: str, detail: str = "") -> Content:
         return Content.assemble((name, "bold"), ("  ·  " + detail if detail else "", "dim"))
 
-    def set_status(self, text: str, style: str = "dim") -> None:
+    def set_status(self, text: str, style: str = "dim", *, count: bool = False) -> None:
         """The status line; the dialog is laid out again only when its height changes (a
-        layout repaints every table of the dialog: 50-100 ms for a page of rows)."""
+        layout repaints every table of the dialog: 50-100 ms for a page of rows). A `count`
+        (what a reload found) does not replace what an action said in the last seconds."""
+        if not self.is_attached:
+            return
+        if count and time.monotonic() - self._said_at < SAID_SECONDS:
+            return
+        if not count:
+            self._said_at = time.monotonic()
         status = self.query_one(".objects-status", Static)
         width = max(20, status.size.width or 100)
         lines = sum(max(1, -(-len(line) // width)) for line in text.split("\n")) if text else 1

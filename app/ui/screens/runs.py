@@ -107,7 +107,7 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
 
     # -- loading -----------------------------------------------------------------------------------
 
-    @work(exclusive=True, group="runs-load")
+    @work(exclusive=True, exit_on_error=False, group="runs-load")
     async def load(self, more: bool = False) -> None:
         assert isinstance(self.backend, ListsRuns)
         table = self.table
@@ -120,13 +120,17 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
             table.fetching = False
             self.failed("Listing the runs", error)
             return
+        if not self.is_attached:  # closed while the server answered
+            return
         if not more:
             self.runs = {}
         table.exhausted = len(runs) < limit
         self.show_runs(runs, replace=not more)
         table.fetching = False
         count = len(self.runs)
-        self.set_status(f"{count} run{'s' if count != 1 else ''}" + ("" if table.exhausted else " (more below)"))
+        self.set_status(
+            f"{count} run{'s' if count != 1 else ''}" + ("" if table.exhausted else " (more below)"), count=True
+        )
 
     def show_runs(self, runs: list[RunInfo], replace: bool) -> None:
         table = self.table
@@ -219,7 +223,7 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
             return
         self.cancel(run)
 
-    @work(group="runs-cancel")
+    @work(exit_on_error=False, group="runs-cancel")
     async def cancel(self, run: RunInfo) -> None:
         action = await self.app.push_screen_wait(CancelRunScreen())
         if action is None:
@@ -228,6 +232,8 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
             await self.backend.cancel_run(self.thread_id, run.run_id, action)
         except BackendError as error:
             self.failed("Cancelling the run", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         self.set_status(f"Run {run.run_id} cancelled ({action}).")
         self.load()

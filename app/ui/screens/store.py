@@ -98,7 +98,7 @@ class StoreScreen(ObjectsScreen[None]):
 
     # -- namespaces ----------------------------------------------------------------------------------
 
-    @work(exclusive=True, group="store-namespaces")
+    @work(exclusive=True, exit_on_error=False, group="store-namespaces")
     async def load_namespaces(self) -> None:
         found: list[list[str]] = []
         try:
@@ -110,11 +110,15 @@ class StoreScreen(ObjectsScreen[None]):
         except BackendError as error:
             self.failed("Listing the namespaces", error)
             return
+        if not self.is_attached:  # closed while the server answered
+            return
         self.show_namespaces(found)
         if not found:
             self.set_status("The store is empty: p puts the first item.")
         else:
-            self.set_status(f"{len(found)} namespace{'s' if len(found) != 1 else ''}: enter lists the items of one.")
+            self.set_status(
+                f"{len(found)} namespace{'s' if len(found) != 1 else ''}: enter lists the items of one.", count=True
+            )
 
     def show_namespaces(self, namespaces: list[list[str]]) -> None:
         tree = self.tree
@@ -150,7 +154,7 @@ class StoreScreen(ObjectsScreen[None]):
         flt = parse_json_object(text, "filter", empty={}) or None
         return query, flt
 
-    @work(exclusive=True, group="store-items")
+    @work(exclusive=True, exit_on_error=False, group="store-items")
     async def load_items(self, more: bool = False) -> None:
         table = self.table
         table.fetching = True
@@ -166,6 +170,8 @@ class StoreScreen(ObjectsScreen[None]):
         except BackendError as error:
             table.fetching = False
             self.failed("Listing the items", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         keep = table.highlighted_key
         if not more:
@@ -193,7 +199,7 @@ class StoreScreen(ObjectsScreen[None]):
         text = f"{count} item{'s' if count != 1 else ''} in {where}" + ("" if table.exhausted else " (more below)")
         if query and self.items and all(item.score is None for item in self.items.values()):
             text += ". This server has no semantic index for its store: the query ranked nothing."
-        self.set_status(text if count else f"No items in {where}" + (" match." if query or flt else "."))
+        self.set_status(text if count else f"No items in {where}" + (" match." if query or flt else "."), count=True)
         if not more:  # (a next page leaves the highlighted item where it was)
             self.show_value()
 
@@ -284,7 +290,7 @@ class StoreScreen(ObjectsScreen[None]):
         if item is not None:
             self.delete(item)
 
-    @work(group="store-edit")
+    @work(exit_on_error=False, group="store-edit")
     async def delete(self, item: StoreItem) -> None:
         question = Content.assemble(
             "Delete the item ",
@@ -299,6 +305,8 @@ class StoreScreen(ObjectsScreen[None]):
             await self.store.store_delete(item.namespace, item.key)
         except BackendError as error:
             self.failed("Deleting the item", error)
+            return
+        if not self.is_attached:  # closed while the server answered
             return
         self.load_items()
         self.load_namespaces()
