@@ -312,9 +312,9 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         fields = [
             FormField("graph", f"Graph ({graphs})", self.graphs[0] if len(self.graphs) == 1 else ""),
             FormField("name", "Name"),
-            FormField("config", "Config (JSON)", "{}", json=True),
-            FormField("context", "Context (JSON)", "{}", json=True),
-            FormField("metadata", "Metadata (JSON)", "{}", json=True),
+            FormField("config", "Config (JSON; empty: none)", json=True, placeholder='{"configurable": {}}'),
+            FormField("context", "Context (JSON; empty: none)", json=True, placeholder='{"model": "..."}'),
+            FormField("metadata", "Metadata (JSON; empty: none)", json=True, placeholder='{"team": "docs"}'),
         ]
 
         async def submit(values: dict[str, str]) -> tuple[Any, str]:

@@ -85,7 +85,10 @@ class ObjectFormScreen(ModalScreen[Any]):
         return found
 
     def show_error(self, text: str) -> None:
-        self.query_one("#object-form-error", Static).update(plain(text, "$error") if text else Content(""))
+        error = self.query_one("#object-form-error", Static)
+        error.update(plain(text, "$error") if text else Content(""))
+        if text:  # a tall form scrolls: the reason must be in sight
+            self.call_after_refresh(error.scroll_visible)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "form-save":
