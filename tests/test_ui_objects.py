@@ -310,3 +310,39 @@ async def test_a_server_without_the_protocols_says_so(tmp_path):
             app.pop_screen()
             await pilot.pause()
     await backend.close()
+
+
+async def test_a_deployment_without_crons_or_store_says_so():
+    """A LangGraph deployment with crons or the store turned off answers 404 to their
+    routes: the screens say the server has none, not that listing failed."""
+    from textual.app import App
+    from threadbench.backends.base import NotFound
+    from threadbench.models import Capabilities
+
+    class NoCronsNoStore:
+        capabilities = Capabilities(name="LangGraph")
+
+        async def list_crons(self, **kwargs):
+            raise NotFound("Could not list the crons: Not Found", status=404)
+
+        async def create_cron(self, *args, **kwargs): ...
+        async def delete_cron(self, cron_id): ...
+
+        async def store_namespaces(self, *args, **kwargs):
+            raise NotFound("Could not list the store's namespaces: Not Found", status=404)
+
+        async def store_items(self, *args, **kwargs): ...
+        async def store_put(self, *args): ...
+        async def store_delete(self, *args): ...
+
+    app = App()
+    async with app.run_test(size=TERMINAL) as pilot:
+        for screen, words in (
+            (CronsScreen(NoCronsNoStore()), "LangGraph at this address has no crons (it answered 404"),
+            (StoreScreen(NoCronsNoStore()), "LangGraph at this address has no store (it answered 404"),
+        ):
+            app.push_screen(screen)
+            await wait_for(pilot, lambda s=screen, w=words: s.is_mounted and w in screen_text(app), what=words)
+            assert "failed" not in screen_text(app)
+            app.pop_screen()
+            await pilot.pause()

@@ -85,6 +85,8 @@ class CronsScreen(ObjectsScreen[None]):
             found = await self.scheduler.list_crons(limit=PAGE, offset=offset)
         except BackendError as error:
             table.fetching = False
+            if not more and self.server_lacks(error, "crons"):
+                return
             self.failed("Listing the crons", error)
             return
         if not self.is_attached:  # closed while the server answered

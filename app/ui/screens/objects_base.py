@@ -59,6 +59,16 @@ class ObjectsScreen(ModalScreen[T]):
     def failed(self, doing: str, error: BaseException) -> None:
         self.set_status(f"{doing} failed: {error_text(error)}", "$error")
 
+    def server_lacks(self, error: BackendError, what: str) -> bool:
+        """A server of the right kind whose deployment has no such routes (404, 405, 501:
+        crons or the store turned off) lacks the feature: say so instead of an error."""
+        if error.status in (404, 405, 501):
+            name = getattr(self.backend.capabilities, "name", "This server")
+            self.explain_lack(f"{name} at this address has no {what} (it answered {error.status}: {error}).")
+            self.set_status("")
+            return True
+        return False
+
     def explain_lack(self, text: str) -> None:
         """The server lacks this: say so where the body would be, and hide the body."""
         for body in self.query(".objects-body"):

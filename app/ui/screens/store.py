@@ -108,6 +108,8 @@ class StoreScreen(ObjectsScreen[None]):
                 if len(page) < NAMESPACE_PAGE:
                     break
         except BackendError as error:
+            if self.server_lacks(error, "store"):
+                return
             self.failed("Listing the namespaces", error)
             return
         if not self.is_attached:  # closed while the server answered
