@@ -346,3 +346,35 @@ async def test_a_deployment_without_crons_or_store_says_so():
             assert "failed" not in screen_text(app)
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_a_store_query_ranks_by_meaning_where_the_server_has_an_index(semantic_store_url, server_url):
+    store = get_client(url=semantic_store_url).store
+    await store.put_item(["docs"], "penguins", {"text": "penguins swim in cold water"})
+    await store.put_item(["docs"], "noise", {"text": "zzz xyz"})
+    await get_client(url=server_url).store.put_item(["plain-docs"], "penguins", {"text": "penguins swim"})
+    for url, namespace, first, indexed in (
+        (semantic_store_url, ["docs"], "penguins", True),
+        (server_url, ["plain-docs"], "penguins", False),
+    ):
+        app = make_app(url)
+        async with app.run_test(size=TERMINAL) as pilot:
+            await wait_ready(pilot)
+            await open_screen(pilot, "S", StoreScreen)
+            screen = app.screen
+            tree = screen.query_one("#store-tree")
+            await wait_for(pilot, lambda n=namespace: any(x.data == n for x in _nodes(tree)), what="the namespace")
+            screen.open_namespace(namespace)
+            table = screen.query_one("#store-items")
+            await wait_for(pilot, lambda: table.row_count >= 1, what="the items")
+            screen.query_one("#store-query").value = "penguin water"
+            screen.query_one("#store-query").focus()
+            await pilot.press("enter")
+            if indexed:
+                await wait_for(pilot, lambda: rows(table) and rows(table)[0][3] not in ("", "None"), what="scores")
+                assert [r[0] for r in rows(table)] == ["penguins", "noise"]
+                assert float(rows(table)[0][3]) > float(rows(table)[1][3])
+                assert "no semantic index" not in screen_text(app)
+            else:
+                await wait_for(pilot, lambda: "no semantic index" in screen_text(app), what="the explanation")
+                assert rows(table)[0][0] == first and rows(table)[0][3] == ""
