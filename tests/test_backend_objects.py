@@ -138,3 +138,14 @@ def test_typed_namespaces_and_json_are_checked() -> None:
     schemas = {"config_schema": {"properties": {"configurable": {"type": "object"}}}, "context_schema": schema}
     assert schema_of(schemas, "context") == schema
     assert schema_of(schemas, "config") == {"type": "object", "properties": {"configurable": {"type": "object"}}}
+
+
+async def test_a_failed_run_is_described_with_its_error(backend: LangGraphBackend) -> None:
+    thread = await backend.create_thread()
+    request = RunRequest(assistant_id="be_fail", input={"messages": [{"role": "user", "content": "x"}]})
+    [event async for event in backend.stream_run(thread.thread_id, request)]
+    [run] = await backend.list_runs(thread.thread_id)
+    assert run.status == "error" and run.error == ""  # the list keeps no error
+    described = await backend.get_run(thread.thread_id, run.run_id)
+    assert described.error == "ValueError: boom: the test graph failed on purpose"
+    assert described.details()["error"] == described.error

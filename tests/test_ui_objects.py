@@ -378,3 +378,19 @@ async def test_a_store_query_ranks_by_meaning_where_the_server_has_an_index(sema
             else:
                 await wait_for(pilot, lambda: "no semantic index" in screen_text(app), what="the explanation")
                 assert rows(table)[0][0] == first and rows(table)[0][3] == ""
+
+
+async def test_a_failed_run_shows_its_error(server_url):
+    client = get_client(url=server_url)
+    metadata = tag()
+    thread = await client.threads.create(metadata=metadata, graph_id="be_fail")
+    with pytest.raises(Exception, match="boom"):
+        await client.runs.wait(thread["thread_id"], "be_fail", input={"messages": [{"role": "user", "content": "x"}]})
+    app = make_app(server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread["thread_id"])
+        await open_screen(pilot, "R", RunsScreen)
+        details = app.screen.query_one("#run-details")
+        await wait_for(pilot, lambda: "boom: the test graph failed on purpose" in str(details.visual), what="the error")
+        assert rows(app.screen.query_one("#runs-table"))[0][0] == "error"

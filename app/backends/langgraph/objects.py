@@ -5,6 +5,7 @@ payloads become the models of threadbench.server_objects (object_mapping.py).
 
 What it works around (measured on langgraph-api 0.16):
 - a run keeps no start or end time: created_at is its start, updated_at its end once over;
+- a run keeps no error: joining a failed run answers {"__error__": {error, message}};
 - `assistants.get("agent")` wants a UUID: a graph id is resolved to its assistant first;
 - the server joins namespace parts with dots: a part with a dot is refused before sending.
 """
@@ -48,8 +49,18 @@ class ServerObjects(_Base):
         return [run_from_dict(dict(row)) for row in rows or [] if isinstance(row, dict) and row.get("run_id")]
 
     async def get_run(self, thread_id: str, run_id: str) -> RunInfo:
+        """The run; a failed one with its error (the run keeps none: joining a finished run
+        answers its `__error__`)."""
         row = await self._call(f"get run {run_id}", lambda c: c.runs.get(thread_id, run_id), retry=True)
-        return run_from_dict(dict(row))
+        run = run_from_dict(dict(row))
+        if run.status == "error" and not run.error:
+            result = await self._call(
+                f"read the error of run {run_id}", lambda c: c.runs.join(thread_id, run_id), retry=True
+            )
+            failure = result.get("__error__") if isinstance(result, dict) else None
+            if isinstance(failure, dict):
+                run.error = ": ".join(str(part) for part in (failure.get("error"), failure.get("message")) if part)
+        return run
 
     # --- assistants --------------------------------------------------------------------------------
 

@@ -174,6 +174,8 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
 
     def show_details(self) -> None:
         run = self.highlighted_run()
+        if run is not None and run.status == "error" and not run.error:
+            self.fill_error(run)
         details = self.query_one("#run-details", Static)
         if run is None:
             details.update(Content.styled("No runs on this thread yet.", "dim"))
@@ -186,6 +188,20 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
                 plain(pretty_json(run.details())),
             )
         )
+
+    @work(exclusive=True, exit_on_error=False, group="runs-error")
+    async def fill_error(self, run: RunInfo) -> None:
+        """A failed run's error, asked for when it is highlighted (the list has none)."""
+        assert isinstance(self.backend, ListsRuns)
+        try:
+            found = await self.backend.get_run(self.thread_id, run.run_id)
+        except BackendError:
+            return
+        if not self.is_attached or not found.error:
+            return
+        run.error = found.error
+        if self.highlighted_run() is run:
+            self.show_details()
 
     # -- actions -----------------------------------------------------------------------------------
 
