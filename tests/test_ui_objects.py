@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
+from textual.command import CommandList, CommandPalette
 from threadbench.ui.screens.assistants import AssistantsScreen
 from threadbench.ui.screens.cancel_run import CancelRunScreen
 from threadbench.ui.screens.confirm import ConfirmScreen
@@ -243,14 +244,26 @@ async def test_crons_created_refused_and_deleted(server_url):
 
 
 async def test_the_palette_finds_each_screen_and_the_help_lists_them(server_url):
+    metadata, thread_id = await thread_with_run(server_url)
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        for word, screen_type in (("store", StoreScreen), ("crons", CronsScreen), ("assistants", AssistantsScreen)):
+        await open_tagged(pilot, metadata, thread_id)
+        for word, screen_type in (
+            ("runs", RunsScreen),
+            ("store", StoreScreen),
+            ("crons", CronsScreen),
+            ("assistants", AssistantsScreen),
+        ):
             await pilot.press("ctrl+p")
+            await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
             await pilot.press(*word)
-            await wait_for(pilot, lambda: len(app.screen.query("CommandList Option, .option-list--option")) >= 0)
-            await pilot.pause(0.5)
+            hits = app.screen.query_one(CommandList)
+
+            def first_hit(word=word, hits=hits) -> bool:
+                return hits.option_count > 0 and word in str(hits.get_option_at_index(0).prompt).lower()
+
+            await wait_for(pilot, first_hit, what=f"{word!r} as the first hit")
             await pilot.press("enter")
             await wait_for(pilot, lambda: isinstance(app.screen, screen_type), what=f"{word} from the palette")
             await pilot.press("escape")
