@@ -283,10 +283,22 @@ async def test_the_gateway_explains_what_it_lacks_and_lists_runs(gateway_origin,
     from threadbench.ui.app import ThreadbenchApp
     from ui_support import FIXED_NOW
 
+    client = get_client(url=gateway_origin + "/api")
+    metadata = tag()
+    thread = await client.threads.create(metadata=metadata)
+    await client.runs.wait(thread["thread_id"], "be_chat", input={"messages": [{"role": "user", "content": "hi gw"}]})
     settings = Settings(url=gateway_origin + "/api", data_dir=tmp_path)
     app = ThreadbenchApp(settings, backend_kind="deerflow-gateway", clock=lambda: FIXED_NOW, monotonic=lambda: 0.0)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread["thread_id"])
+        await open_screen(pilot, "R", RunsScreen)  # the Gateway lists and describes runs
+        table = app.screen.query_one("#runs-table")
+        await wait_for(pilot, lambda: table.row_count == 1, what="the run on the Gateway")
+        assert rows(table)[0][0] == "success"
+        assert "hi gw" in str(app.screen.query_one("#run-details").visual)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, RunsScreen))
         for key, screen_type, words in (
             ("S", StoreScreen, "DeerFlow's Gateway cannot keep a store."),
             ("C", CronsScreen, "DeerFlow's Gateway cannot run anything on a schedule (it has no crons)."),
