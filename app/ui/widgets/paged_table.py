@@ -13,7 +13,8 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-NEAR_END = 3
+NEAR_END = 10
+"""Rows before the last at which the next page is asked for (it is there before the cursor is)."""
 
 
 def cell(text: str, style: str = "") -> Text:
