@@ -117,6 +117,9 @@ async def test_crons_are_created_listed_refused_and_deleted(backend: LangGraphBa
     assert cron.cron_id in {c.cron_id for c in await backend.list_crons(limit=200)}
     with pytest.raises(Invalid, match="Invalid cron schedule"):
         await backend.create_cron("every day", assistant_id=assistant)
+    for_assistant = await backend.create_cron("*/15 * * * *", assistant_id=assistant, input={"messages": []})
+    assert for_assistant.thread_id is None and for_assistant.assistant_id == assistant
+    await backend.delete_cron(for_assistant.cron_id)
     await backend.delete_cron(cron.cron_id)
     assert cron.cron_id not in {c.cron_id for c in await backend.list_crons(limit=200)}
     with pytest.raises(NotFound):
