@@ -45,6 +45,9 @@ class Capabilities(_Model):
     search_messages: bool = False
     reason: str = ""
     """Why the missing features are missing, shown next to what they disable."""
+    missing: tuple[str, ...] = ()
+    """Protocols of threadbench.backends.base a server lacks though its class has the methods
+    (DeerFlow's Gateway inherits LangGraph's client but has no store or crons)."""
 
 
 class ToolCall(_Model):

@@ -55,6 +55,23 @@ async def seed(url: str) -> dict[str, str]:
         await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": text}]})
         ids[name] = thread["thread_id"]
         log(f"seeded {name}: {thread['thread_id']}")
+    # the server's other objects: a second run on the plan thread, assistants with
+    # versions, a store, a cron
+    await client.runs.wait(ids["plan"], "agent", input={"messages": [{"type": "human", "content": "hello again"}]})
+    made = await client.assistants.create(
+        "agent", name="Careful researcher", context={"thinking_enabled": True}, metadata={"team": "docs"}
+    )
+    await client.assistants.update(made["assistant_id"], name="Careful researcher", metadata={"team": "docs", "v": 2})
+    await client.assistants.create("agent", name="Quick answers", metadata={"team": "support"})
+    for user, prefs in {"ada": {"theme": "dark", "language": "en"}, "grace": {"theme": "light"}}.items():
+        for key, value in prefs.items():
+            await client.store.put_item(["users", user, "prefs"], key, {"value": value})
+    for n, text in enumerate(["Penguins huddle to keep warm", "Emperor penguins dive to 500 m"]):
+        await client.store.put_item(["research", "facts"], f"fact-{n}", {"text": text, "source": "notes"})
+    await client.crons.create_for_thread(
+        ids["plan"], "agent", schedule="0 9 * * 1-5", input={"messages": [{"type": "human", "content": "status?"}]}
+    )
+    await client.crons.create("agent", schedule="*/30 * * * *", input={"messages": []})
     return ids
 
 
@@ -174,6 +191,31 @@ async def drive(url: str, ids: dict[str, str], out: Path, only: set[str], png: b
         await shot("palette", lambda: modal(["ctrl+p"], "CommandPalette", "penguin"))
         await shot("connection", lambda: modal(["ctrl+o"], "ConnectionScreen"))
         await shot("export", lambda: modal(["ctrl+s"], "ExportScreen"))
+
+        # the server's other objects: runs, assistants, store, crons
+        async def objects(key: str, screen: str, table: str, rows: int = 1) -> None:
+            await open_thread("plan")
+            await pilot.press(key)
+            await wait_for(pilot, lambda: type(app.screen).__name__ == screen, what=screen)
+            await wait_for(pilot, lambda: app.screen.query_one(table).row_count >= rows, what=f"{table} rows")
+            await pilot.pause(0.6)
+
+        async def store() -> None:
+            await open_thread("plan")
+            await pilot.press("S")
+            await wait_for(pilot, lambda: type(app.screen).__name__ == "StoreScreen", what="the store")
+            tree = app.screen.query_one("#store-tree")
+            await wait_for(pilot, lambda: len(tree.root.children) >= 2, what="the namespaces")
+            ada = tree.root.children[1].children[0].children[0]  # users / ada / prefs
+            tree.move_cursor(ada)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen.query_one("#store-items").row_count == 2, what="the items")
+            await pilot.pause(0.6)
+
+        await shot("runs", lambda: objects("R", "RunsScreen", "#runs-table", 2))
+        await shot("assistants", lambda: objects("A", "AssistantsScreen", "#assistants-table", 3))
+        await shot("store", store)
+        await shot("crons", lambda: objects("C", "CronsScreen", "#crons-table", 2))
         while not isinstance(app.screen, MainScreen):
             app.pop_screen()
             await pilot.pause(0.1)

@@ -8,6 +8,7 @@ so is a stand-in for DeerFlow's Gateway in front of the first.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,27 @@ def any_server_url(tmp_path_factory: pytest.TempPathFactory):
 def fresh_one_graph_url(tmp_path_factory: pytest.TempPathFactory):
     """A server of its own (no thread on it yet) running one graph, support_bot."""
     for server in served(tmp_path_factory, GRAPHS / "one_graph" / "langgraph.json", "one-graph"):
+        yield server.url
+
+
+@pytest.fixture(scope="module")
+def semantic_store_url(tmp_path_factory: pytest.TempPathFactory):
+    """A server whose store has a semantic index (tests/graphs/semantic_store: an offline
+    letter-count embedding), the way a langgraph.json's `store.index` configures it."""
+    folder = tmp_path_factory.mktemp("semantic-store-config")
+    config = {
+        "dependencies": ["."],
+        "graphs": {"agent": str(GRAPHS.parent.parent / "app" / "embedded" / "demo" / "agent.py") + ":graph"},
+        "store": {
+            "index": {
+                "embed": str(GRAPHS / "semantic_store" / "embed.py") + ":aembed_texts",
+                "dims": 16,
+                "fields": ["text"],
+            }
+        },
+    }
+    (folder / "langgraph.json").write_text(json.dumps(config))
+    for server in served(tmp_path_factory, folder / "langgraph.json", "semantic-store"):
         yield server.url
 
 

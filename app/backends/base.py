@@ -21,6 +21,7 @@ from ..models import (
     ThreadState,
     ThreadSummary,
 )
+from ..server_objects import AssistantInfo, CronJob, RunInfo, StoreItem
 
 
 class BackendError(Exception):
@@ -177,3 +178,96 @@ class KeepsMessageLog(Protocol):
     ) -> None: ...
     async def get_message(self, thread_id: str, message_id: str) -> ChatMessage: ...
     async def delete_message(self, thread_id: str, message_id: str) -> None: ...
+
+
+# --- the server's other objects (LangGraph Agent Server); the screens explain their absence ---
+
+
+@runtime_checkable
+class ListsRuns(Protocol):
+    """A server that lists a thread's runs and describes each."""
+
+    async def list_runs(self, thread_id: str, *, limit: int = 50, offset: int = 0) -> list[RunInfo]: ...
+    async def get_run(self, thread_id: str, run_id: str) -> RunInfo: ...
+
+
+@runtime_checkable
+class EditsAssistants(Protocol):
+    """A server whose assistants can be searched, versioned, created, edited and deleted."""
+
+    async def search_assistants(
+        self,
+        *,
+        name: str = "",
+        graph_id: str = "",
+        metadata: dict[str, Any] | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[AssistantInfo]: ...
+    async def assistant_versions(
+        self, assistant_id: str, *, limit: int = 50, offset: int = 0
+    ) -> list[AssistantInfo]: ...
+    async def create_assistant(
+        self,
+        graph_id: str,
+        *,
+        name: str = "",
+        config: dict[str, Any] | None = None,
+        context: dict[str, Any] | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> AssistantInfo: ...
+    async def update_assistant(
+        self,
+        assistant_id: str,
+        *,
+        name: str | None = None,
+        config: dict[str, Any] | None = None,
+        context: dict[str, Any] | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> AssistantInfo:
+        """Makes a new version and puts it in use."""
+
+    async def set_assistant_version(self, assistant_id: str, version: int) -> AssistantInfo: ...
+    async def delete_assistant(self, assistant_id: str) -> None: ...
+
+
+@runtime_checkable
+class HasStore(Protocol):
+    """A server with a key-value store of namespaced items."""
+
+    async def store_namespaces(
+        self, prefix: list[str] | None = None, *, limit: int = 100, offset: int = 0
+    ) -> list[list[str]]: ...
+    async def store_items(
+        self,
+        namespace: list[str],
+        *,
+        query: str | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[StoreItem]: ...
+    async def store_put(self, namespace: list[str], key: str, value: dict[str, Any]) -> None: ...
+    async def store_delete(self, namespace: list[str], key: str) -> None: ...
+
+
+@runtime_checkable
+class HasCrons(Protocol):
+    """A server that runs assistants on a schedule."""
+
+    async def list_crons(self, *, limit: int = 50, offset: int = 0) -> list[CronJob]: ...
+    async def create_cron(
+        self, schedule: str, *, assistant_id: str, thread_id: str | None = None, input: dict[str, Any] | None = None
+    ) -> CronJob: ...
+    async def delete_cron(self, cron_id: str) -> None: ...
+
+
+def lacks(backend: object, ability: type, what: str) -> str:
+    """Why `backend` cannot `what` ("" when it can): it lacks the protocol, or its
+    capabilities say it lacks the routes (a subclass that inherits the methods)."""
+    capabilities = getattr(backend, "capabilities", None)
+    name = getattr(capabilities, "name", "This server")
+    missing = getattr(capabilities, "missing", ()) or ()
+    if not isinstance(backend, ability) or ability.__name__ in missing:
+        return f"{name} cannot {what}."
+    return ""

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 
 from ..backends.base import ClearsState, KeepsMessageLog
 from ..models import ThreadState
 from ..thread_filter import ThreadFilter
+from .main_keys import MAIN_BINDINGS
 from .regions.conversation import Conversation
 from .regions.inspector import Inspector
 from .regions.thread_sidebar import ThreadSidebar
@@ -42,90 +42,7 @@ class MainScreen(Screen):
     """What is typed before the threads are listed is a message, never one-letter commands
     or a search; the list takes the focus once it has rows (unless typing has begun)."""
 
-    BINDINGS = [
-        Binding("slash", "focus_search", "Search", id="main.search", tooltip="Search threads"),
-        Binding("n", "new_thread", "New", id="main.new", tooltip="New thread"),
-        Binding(
-            "ctrl+n",
-            "new_thread",
-            "New thread",
-            show=False,
-            priority=True,
-            id="main.new_anywhere",
-            tooltip="New thread",
-        ),
-        Binding("c", "copy_thread", "Copy", show=False, id="main.copy", tooltip="Copy the thread (with its history)"),
-        Binding(
-            "M",
-            "send_thread",
-            "Send to server",
-            show=False,
-            id="main.send",
-            tooltip="Send the thread (with its history) to another server: a config-file profile",
-        ),
-        Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename", tooltip="Rename the thread"),
-        Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete", tooltip="Delete the thread"),
-        Binding(
-            "s",
-            "cycle_sort",
-            "Sort",
-            show=False,
-            id="main.sort",
-            tooltip="Sort the threads (updated or created, either way)",
-        ),
-        Binding(
-            "ctrl+r",
-            "refresh",
-            "Refresh",
-            priority=True,
-            show=False,
-            id="main.refresh",
-            tooltip="Refresh the list and the open thread",
-        ),
-        Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel", tooltip="Cancel the run"),
-        Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
-        Binding(
-            "o", "run_options", "Run options", id="main.options", tooltip="Run options (assistant, model, thinking…)"
-        ),
-        Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
-        Binding(
-            "left_square_bracket",
-            "older_checkpoint",
-            "Back in time",
-            id="main.older",
-            tooltip="Back in time: the previous checkpoint",
-        ),
-        Binding(
-            "right_square_bracket",
-            "newer_checkpoint",
-            "Forward",
-            id="main.newer",
-            tooltip="Forward in time: the next checkpoint",
-        ),
-        Binding("g", "live_head", "Live head", show=False, id="main.live", tooltip="Back to the live head"),
-        Binding("e", "edit_state", "Edit state", show=False, id="main.edit", tooltip="Edit the state (JSON)"),
-        Binding("F", "fork", "Fork", show=False, id="main.fork", tooltip="Fork the thread from this checkpoint"),
-        Binding("p", "replay", "Replay", show=False, id="main.replay", tooltip="Replay from this checkpoint"),
-        Binding(
-            "E",
-            "edit_resend",
-            "Edit & resend",
-            show=False,
-            id="main.resend",
-            tooltip="Edit your last message and resend it",
-        ),
-        Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
-        Binding(
-            "K",
-            "clear_state",
-            "Clear state",
-            show=False,
-            id="main.clear_state",
-            tooltip="Clear the thread's state (10xGraph)",
-        ),
-        Binding("L", "message_log", "Message log", show=False, id="main.message_log", tooltip="Message log (10xGraph)"),
-        Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
-    ]
+    BINDINGS = MAIN_BINDINGS
 
     def compose(self) -> ComposeResult:
         self.connection = ConnectionIndicator(id="connection")
@@ -360,6 +277,18 @@ class MainScreen(Screen):
     def action_inbox(self) -> None:
         if self.app.backend is not None:
             self.conversation.open_inbox()
+
+    def action_runs(self) -> None:
+        self.conversation.open_runs()
+
+    def action_assistants(self) -> None:
+        self.conversation.open_assistants()
+
+    def action_store(self) -> None:
+        self.conversation.open_store()
+
+    def action_crons(self) -> None:
+        self.conversation.open_crons()
 
     def action_older_checkpoint(self) -> None:
         self.inspector.older_checkpoint()

@@ -15,7 +15,9 @@ is handled here:
 - runs.stream refuses the stream modes messages and events and multitask_strategy enqueue
   (422): they are never sent; a second run on a busy thread gets 409, said plainly;
 - cancelling a run that has finished answers 409, not 404;
-- a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it).
+- a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it);
+- it lists and describes runs, but has no store, crons, or assistant versions and editing:
+  CAPABILITIES.missing names those protocols (the class inherits their methods).
 """
 
 from __future__ import annotations
@@ -52,10 +54,11 @@ CAPABILITIES = Capabilities(
     fork=False,
     graph=False,
     past_messages=False,
+    missing=("EditsAssistants", "HasStore", "HasCrons"),
     reason=(
         f"{NAME} does not count or copy threads, lists them by last update only, keeps the "
         "messages of the newest checkpoint only (no fork, replay or resend from the past), "
-        "and does not describe its graph."
+        "does not describe its graph, and has no store, crons or assistant editing."
     ),
 )
 

@@ -50,13 +50,14 @@ from .mapping import (
     state_from_dict,
     thread_from_dict,
 )
+from .objects import ServerObjects
 from .streaming import StreamPosition
 
 THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
 
 
-class LangGraphBackend(Connection):
+class LangGraphBackend(ServerObjects, Connection):
     """The Backend protocol over langgraph-sdk's async client."""
 
     FINISHED_RUN: tuple[type[BackendError], ...] = (NotFound,)

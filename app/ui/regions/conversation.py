@@ -41,12 +41,13 @@ from ..text import clean, one_line
 from ..widgets.chat_log import ChatLog
 from ..widgets.composer import Composer
 from ..widgets.run_status import RunStatus
+from .objects import ObjectScreens
 from .runs import ConversationRuns, Rows, StateView
 
 NO_THREAD = "no thread open"
 
 
-class Conversation(ConversationRuns):
+class Conversation(ConversationRuns, ObjectScreens):
     @dataclass
     class Gone(Message):
         """The server no longer has this thread: the screen drops it everywhere."""

@@ -161,6 +161,13 @@ class ConversationRuns(Vertical):
         self._inspector.load_history(thread_id)
 
     @work(exclusive=True, group="run")
+    async def stream_again(self, thread_id: str, request: RunRequest) -> None:
+        """A run again with the input and options of an earlier one (the runs screen)."""
+        backend = self.app.live_backend
+        await self.chat.add_notice(Content.styled("running again with the same input and options", "dim italic"))
+        await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Running again")
+
+    @work(exclusive=True, group="run")
     async def stream_answer(self, events, thread_id: str) -> None:
         self._rows.mark_waiting(thread_id, False)
         await self.stream_into_chat(events, thread_id, "Answering")

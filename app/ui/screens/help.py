@@ -54,18 +54,23 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from ..widgets.state_tree import StateTree, TextViewScreen
     from ..widgets.thread_list import ThreadList
     from ..widgets.timeline import Timeline
+    from .assistants import AssistantsScreen
     from .cancel_run import CancelRunScreen
     from .confirm import ConfirmScreen
     from .connection import ConnectionScreen
+    from .crons import CronsScreen
     from .edit_state import EditStateScreen
     from .export import ExportScreen
     from .human_input import DecisionPicker, HumanInputScreen
     from .inbox import InboxScreen
     from .message_log import MessageLogScreen
     from .new_thread import NewThreadScreen
+    from .object_form import ObjectFormScreen
     from .pick_graph import PickGraphScreen
     from .prompt import PromptScreen
     from .run_options import RunOptionsScreen
+    from .runs import RunsScreen
+    from .store import StoreScreen
 
     owners: dict[str, type[DOMNode]] = getattr(app_class, "HELP_OWNERS", {})
     listed: list[tuple[str, type[DOMNode] | None, bool]] = [
@@ -86,6 +91,11 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Run options", RunOptionsScreen, False),
         ("Edit state", EditStateScreen, False),
         ("Message log (10xGraph)", MessageLogScreen, False),
+        ("Runs", RunsScreen, False),
+        ("Assistants", AssistantsScreen, False),
+        ("Store", StoreScreen, False),
+        ("Crons", CronsScreen, False),
+        ("Assistant, item or cron form", ObjectFormScreen, False),
         ("Rename", PromptScreen, False),
         ("Confirm", ConfirmScreen, False),
         ("Cancel the run", CancelRunScreen, False),

@@ -1,0 +1,81 @@
+"""What the screens of the server's objects share (runs, assistants, store, crons): a large
+dialog with a title, a status line and a hint line; a sentence in place of the body when the
+server lacks the feature; errors said in the status line, never a crash."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ...backends.base import BackendError
+from ...styles import STYLES
+from ..text import plain
+
+if TYPE_CHECKING:
+    from ...backends.base import Backend
+
+T = TypeVar("T")
+SAID_SECONDS = 6.0
+
+
+def error_text(error: BaseException) -> str:
+    if isinstance(error, BackendError):
+        return error.with_hint()
+    return f"{type(error).__name__}: {error}"
+
+
+class ObjectsScreen(ModalScreen[T]):
+    CSS_PATH = [STYLES / "objects.tcss"]
+
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(classes="modal")
+        self.backend = backend
+        self._status_lines = 1
+        self._said_at = -SAID_SECONDS
+
+    def title_line(self, name: str, detail: str = "") -> Content:
+        return Content.assemble((name, "bold"), ("  ·  " + detail if detail else "", "dim"))
+
+    def set_status(self, text: str, style: str = "dim", *, count: bool = False) -> None:
+        """The status line; the dialog is laid out again only when its height changes (a
+        layout repaints every table of the dialog: 50-100 ms for a page of rows). A `count`
+        (what a reload found) does not replace what an action said in the last seconds."""
+        if not self.is_attached:
+            return
+        if count and time.monotonic() - self._said_at < SAID_SECONDS:
+            return
+        if not count:
+            self._said_at = time.monotonic()
+        status = self.query_one(".objects-status", Static)
+        width = max(20, status.size.width or 100)
+        lines = sum(max(1, -(-len(line) // width)) for line in text.split("\n")) if text else 1
+        status.update(plain(text, style) if text else Content(""), layout=lines != self._status_lines)
+        self._status_lines = lines
+
+    def failed(self, doing: str, error: BaseException) -> None:
+        self.set_status(f"{doing} failed: {error_text(error)}", "$error")
+
+    def server_lacks(self, error: BackendError, what: str) -> bool:
+        """A server of the right kind whose deployment has no such routes (404, 405, 501:
+        crons or the store turned off) lacks the feature: say so instead of an error."""
+        if error.status in (404, 405, 501):
+            name = getattr(self.backend.capabilities, "name", "This server")
+            self.explain_lack(f"{name} at this address has no {what} (it answered {error.status}: {error}).")
+            self.set_status("")
+            return True
+        return False
+
+    def explain_lack(self, text: str) -> None:
+        """The server lacks this: say so where the body would be, and hide the body."""
+        for body in self.query(".objects-body"):
+            body.display = False
+        lacking = self.query_one(".objects-lacking", Static)
+        lacking.update(plain(text))
+        lacking.display = True
+
+    def clock_now(self) -> Any:
+        return self.app.clock()  # type: ignore[attr-defined]
