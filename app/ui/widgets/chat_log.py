@@ -297,6 +297,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         and rejoined misses or repeats tokens) is redrawn from the final message; a partial
         reply the final state does not hold (the attempt a restarted run replaced) goes.
         The message shown as it was sent takes the id the server stored it under (add_echo).
+        Messages the stream did not carry are added where the final state has them.
         """
         for view in self._streaming.values():
             await view.finish()
@@ -314,8 +315,16 @@ class ChatLog(VerticalScroll, can_focus=True):
                     await self._redraw(view, stored)
                 else:
                     await view.finish(stored)
-            for message in final:
-                if not message.id or message.id not in self._ids:
+            missing = [m for m in final if not m.id or m.id not in self._ids]
+            order = {m.id: index for index, m in enumerate(final) if m.id}
+            last_shown = max((order[key] for key in self._ids if key in order), default=-1)
+            if any(order.get(m.id, -1) < last_shown for m in missing):
+                # A message the stream did not carry comes before what it did (a joined run's
+                # input: only the agent's messages stream): the chat is drawn again in order.
+                self._streaming.clear()
+                await self.show_messages(final)
+            else:
+                for message in missing:
                     await self.add_message(message)
         self._streaming.clear()
         self._tool_chunks.clear()
