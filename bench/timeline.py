@@ -85,7 +85,7 @@ async def main(args) -> list:
         timeline = inspector.timeline
         for _ in range(3 if args.quick else 5):
             timeline.clear()
-            screen.thread_id = None
+            screen.conversation.thread_id = None  # as if no thread were open: open_thread loads it again
             await settle(app, 0.2)
             probe.clear()
             screen.open_thread(thread_id)
