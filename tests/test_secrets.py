@@ -33,7 +33,6 @@ from pathlib import Path
 import httpx
 import pytest
 from langgraph_sdk import get_client
-from textual.app import App
 from textual.widgets import Input, Select
 from threadbench.backends.headers import api_key_problem
 from threadbench.config import API_KEY_ENV_VARS, Settings
@@ -419,12 +418,6 @@ async def test_the_connection_screen_refuses_such_a_key_and_keeps_it(server_url,
         assert app.screen.query_one("#connection-key", Input).value == KEY + "\u2013"
 
 
-@pytest.mark.xfail(
-    ThreadbenchApp._fatal_error is App._fatal_error,
-    reason="Textual's crash report prints every frame's local variables (show_locals=True): "
-    "needs the ThreadbenchApp._fatal_error patch to app/ui/app.py",
-    strict=True,
-)
 async def test_a_crash_report_never_shows_the_key(tmp_path: Path, no_keys_in_env, capsys) -> None:
     """A crash while the key is a local variable: the HTTP client cannot be made, so the
     app fails in make_backend(kind, url, api_key). Textual prints its crash report on

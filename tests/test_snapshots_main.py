@@ -12,7 +12,7 @@ from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.run_status import RunStatus
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_snapshot_app, wait_for, wait_ready
+from ui_support import TERMINAL, make_snapshot_app, settle, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -147,7 +147,7 @@ async def open_thread(pilot, thread_id: str) -> None:
         what="the thread",
     )
     threads.focus()
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 def test_main_screen_with_tool_calls_and_todos(seeded, snap_compare):
@@ -164,7 +164,7 @@ def test_main_screen_empty_result(seeded, snap_compare):
         app.screen.query_one("#thread-search").value = "suite=nothing-matches-this"
         await wait_for(pilot, lambda: "0 of 0" in str(app.screen.query_one("#thread-counts").visual))
         app.screen.query_one("#thread-list").focus()
-        await pilot.pause(0.2)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -174,11 +174,11 @@ def test_long_thread_scrolled_to_the_top_window(seeded, snap_compare):
         await open_thread(pilot, LONG_THREAD)
         chat = pilot.app.screen.query_one(ChatLog)
         chat.focus()
-        await pilot.pause(0.2)
+        await settle(pilot)
         await chat.load_older()  # one page older than the newest window
-        await pilot.pause(0.2)
+        await settle(pilot)
         chat.scroll_home(animate=False)
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -214,7 +214,7 @@ def test_run_in_progress_frozen(seeded, snap_compare):
         status.count(42, "agent")
         status._redraw()
         app.screen.query_one(Composer).load_text("a draft typed while it runs")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -225,7 +225,7 @@ def test_new_thread_screen(seeded, snap_compare):
         await open_thread(pilot, TOOLS_THREAD)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "NewThreadScreen")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -235,7 +235,7 @@ def test_delete_confirm_screen(seeded, snap_compare):
         await open_thread(pilot, TOOLS_THREAD)
         await pilot.press("x")
         await wait_for(pilot, lambda: pilot.app.screen.__class__.__name__ == "ConfirmScreen")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -246,7 +246,7 @@ def test_run_options_screen(seeded, snap_compare):
         await open_thread(pilot, TOOLS_THREAD)
         await pilot.press("o")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RunOptionsScreen")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -257,7 +257,7 @@ def test_cancel_run_screen(seeded, snap_compare):
     async def run_before(pilot):
         await open_thread(pilot, OTHER_THREAD)
         pilot.app.push_screen(CancelRunScreen())
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -273,7 +273,7 @@ def test_new_thread_refused_keeps_what_was_typed(seeded, snap_compare):
         dialog.query_one("#new-thread-metadata").load_text('{"team": "research"}')
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "already exists" in dialog.error_text, what="the refusal")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -291,7 +291,7 @@ def test_past_view_of_the_chat(seeded, snap_compare):
         await wait_for(pilot, lambda: len(screen.inspector.timeline.model.rows) >= 2, what="the timeline")
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: screen.inspector.is_past_view, what="the past view")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -318,6 +318,6 @@ def test_long_reply_opened_at_its_end(seeded, snap_compare):
                 ChatMessage(id="r", type="ai", text=long_reply()),
             ]
         )
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

@@ -13,7 +13,7 @@ from threadbench.settings_file import Profile
 from threadbench.ui.screens.connection import ConnectionScreen
 from threadbench.ui.screens.help import HelpScreen
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_snapshot_app, wait_for
+from ui_support import TERMINAL, make_snapshot_app, settle, wait_for
 
 pytestmark = pytest.mark.server
 
@@ -64,7 +64,7 @@ async def show_seeded(pilot) -> None:
     threads.highlighted = threads.get_option_index(first)
     await wait_for(pilot, lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == first)
     threads.focus()
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 def test_help_screen(seeded, snap_compare):
@@ -72,7 +72,7 @@ def test_help_screen(seeded, snap_compare):
         await show_seeded(pilot)
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -83,7 +83,7 @@ def test_help_screen_filtered(seeded, snap_compare):
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         await pilot.press("slash", *"copy")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -101,7 +101,7 @@ def test_command_palette_with_a_query(seeded, snap_compare):
             return sum("Open thread" in str(results.get_option_at_index(i).prompt) for i in range(results.option_count))
 
         await wait_for(pilot, lambda: hits() == 2, what="both penguin threads")
-        await pilot.pause(0.5)
+        await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -116,7 +116,7 @@ def test_connection_screen(seeded, snap_compare):
         app.connection_profile = "local"
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen))
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=TERMINAL, run_before=run_before)
 
@@ -131,6 +131,6 @@ def test_connection_screen_with_a_profile_whose_key_is_missing(seeded, snap_comp
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen))
         app.screen.query_one("#connection-profile").value = "staging"
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=TERMINAL, run_before=run_before)

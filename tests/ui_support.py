@@ -43,6 +43,25 @@ async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0
         await pilot.pause(0.05)
 
 
+async def settle(pilot, timeout: float = 30.0) -> None:
+    """Until nothing asked of the server is still on its way (no worker runs but those
+    holding a dialog open, group "modal") and the messages their answers posted are
+    handled: what a snapshot or a "nothing else came" assertion waits for, instead of a
+    fixed pause."""
+    app = pilot.app
+    running: list[str] = []
+
+    def quiet() -> bool:
+        running[:] = [f"{w.group or '-'}:{w.name}" for w in app.workers if w.is_running and w.group != "modal"]
+        return not running
+
+    try:
+        await wait_for(pilot, quiet, timeout, what="the app to settle")
+    except AssertionError:
+        raise AssertionError(f"the app did not settle in {timeout:g} s: still running {running}") from None
+    await pilot.pause()
+
+
 async def wait_ready(pilot, timeout: float = 30.0) -> None:
     """Until the main screen is mounted, has its backend and has loaded its first page:
     only then is focus where a person would find it."""
@@ -62,6 +81,17 @@ async def wait_ready(pilot, timeout: float = 30.0) -> None:
 
     await wait_for(pilot, ready, timeout, what="the main screen")
     await pilot.pause()
+
+
+def working(app, *groups: str) -> bool:
+    """Whether a worker of one of `groups` (the regions' workers: "threads", "open", "run",
+    "history", ...) is running: server work the screen has not applied yet."""
+    return any(worker.group in groups and worker.is_running for worker in app.workers)
+
+
+def notices(app, severity: str | None = None) -> list[str]:
+    """The notifications on screen (of `severity`, if given), as a person reads them."""
+    return [str(n.message) for n in app._notifications if severity in (None, n.severity)]
 
 
 def screen_text(app) -> str:
