@@ -22,7 +22,7 @@ from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.message_views import MessageView
-from ui_support import TERMINAL, ai_texts, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
+from ui_support import TERMINAL, ai_texts, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
 
 
 async def run_on(url: str, graph: str, text: str, metadata: dict | None = None) -> str:
@@ -218,7 +218,7 @@ async def test_a_waiting_thread_asks_only_on_enter_and_the_enter_does_not_answer
         for key in ("up", "enter", "enter"):
             app.post_message(events.Key(key, "\r" if key == "enter" else None))
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the question")
-        await pilot.pause(0.3)  # an answer would have been sent by now
+        await settle(pilot)  # an answer sent by mistake would be on its way: let it arrive
         assert isinstance(app.screen, HumanInputScreen) and not app.screen.sending
         state = await get_client(url=any_server_url).threads.get_state(waiting)
         assert state["next"] == ["reply"], "the question was answered without the user"
@@ -230,7 +230,7 @@ async def test_highlighting_a_waiting_thread_does_not_pop_its_question(any_serve
     waiting = await run_on(any_server_url, "support_bot", "approve it", metadata := tag())
     async with opened(any_server_url, metadata, waiting) as (app, pilot):
         await wait_for(pilot, lambda: app.screen.run_status.state == "waiting", what="the waiting status")
-        await pilot.pause(0.3)
+        await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert "? waiting" in str(app.screen.thread_list.get_option_at_index(0).prompt)
 

@@ -42,7 +42,7 @@ from threadbench.ui.widgets import message_views
 from threadbench.ui.widgets.message_views import AIMessageView, MessageView, ToolCallView, ToolResultView
 from threadbench.ui.widgets.state_tree import StateTree, TextViewScreen
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, wait_for
+from ui_support import TERMINAL, make_app, settle, wait_for
 
 pytestmark = pytest.mark.server
 
@@ -133,7 +133,7 @@ class Bench:
             if isinstance(self.app.screen, MainScreen):
                 break
             self.app.screen.dismiss(None)
-            await self.pilot.pause(0.05)
+            await settle(self.pilot)
         assert isinstance(self.app.screen, MainScreen)
 
 
@@ -153,12 +153,6 @@ async def b(bench):
     assert_alive(bench.app)
     assert_nothing_raw(bench.app)
     await bench.back_to_main()
-
-
-async def settle(pilot) -> None:
-    """Let layout and painting catch up (what the screen shows is read from the compositor)."""
-    for _ in range(3):
-        await pilot.pause(0.02)
 
 
 # -- reading the screen ---------------------------------------------------------------------------

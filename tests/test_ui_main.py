@@ -19,7 +19,7 @@ from threadbench.ui.screens.prompt import PromptScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.message_views import ToolCallView
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, ai_texts, make_app, screen_text, tag, wait_for, wait_ready
+from ui_support import TERMINAL, ai_texts, make_app, screen_text, settle, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -144,7 +144,7 @@ async def test_page_through_500_threads(server_url):
         threads.focus()
         for _ in range(40):
             await pilot.press("end")
-            await pilot.pause(0.05)
+            await settle(pilot)
             if threads.exhausted:
                 break
         await wait_for(pilot, lambda: threads.exhausted, what="all pages")
@@ -284,7 +284,8 @@ async def test_rename_copy_and_delete_with_confirmation(server_url):
         await pilot.press("x")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")  # changed my mind: nothing is deleted
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen), what="the dialog closed")
+        await settle(pilot)
         assert len(threads.threads) == 2
         await pilot.press("x")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -306,7 +307,7 @@ async def test_new_thread_with_custom_id_and_metadata(server_url):
         await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))
         app.screen.query_one("#new-thread-id").value = "not-a-uuid"
         await pilot.press("ctrl+s")
-        await pilot.pause(0.1)
+        await settle(pilot)
         assert isinstance(app.screen, NewThreadScreen)  # refused locally, text kept
         assert "not a UUID" in str(app.screen.query_one("#new-thread-error").visual)
         app.screen.query_one("#new-thread-id").value = wanted

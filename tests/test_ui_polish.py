@@ -30,7 +30,7 @@ from threadbench.ui.screens.help import HelpScreen, binding_classes, help_groups
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import FIXED_NOW, TERMINAL, tag, wait_for, wait_ready
+from ui_support import FIXED_NOW, TERMINAL, settle, tag, wait_for, wait_ready
 
 MESSAGES = [
     {"type": "human", "id": "p1", "content": "Where do penguins live?"},
@@ -433,7 +433,7 @@ async def test_keymap_overrides_rebind_keys(server_url):
         assert any("bogus.id" in str(n.message) for n in app._notifications)
         app.screen.query_one(ThreadList).focus()
         await pilot.press("n")
-        await pilot.pause(0.3)
+        await settle(pilot)
         assert isinstance(app.screen, MainScreen)  # n no longer opens it
         await pilot.press("f9")
         await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen))

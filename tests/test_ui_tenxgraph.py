@@ -12,7 +12,7 @@ from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.message_log import MessageLogScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, ai_texts, make_app, wait_for, wait_ready
+from ui_support import TERMINAL, ai_texts, make_app, settle, wait_for, wait_ready
 
 
 def make_10x_app(url: str):
@@ -69,10 +69,11 @@ async def test_answer_an_interrupt_on_10xgraph(tenxgraph_url):
     thread_id = await seed_thread(tenxgraph_url, "please clarify")
     app = make_10x_app(tenxgraph_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await open_10x(pilot, thread_id)  # a waiting thread asks its question when opened...
-        await pilot.pause(0.5)
-        if not isinstance(app.screen, HumanInputScreen):
-            await pilot.press("a")  # ...unless it opened quietly at start-up: then ask for it
+        await open_10x(pilot, thread_id)
+        await settle(pilot)
+        assert not isinstance(app.screen, HumanInputScreen), "a highlighted thread opens quietly"
+        app.screen.query_one("#thread-list").focus()
+        await pilot.press("enter")  # choosing it (enter) asks the question it waits on
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the question")
         answer = app.screen.query_one("#human-input-answer")
         answer.focus()

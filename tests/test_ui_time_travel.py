@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
@@ -10,7 +11,7 @@ from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.screens.edit_state import EditStateScreen
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
+from ui_support import TERMINAL, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 
@@ -58,7 +59,7 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
         # step back until the chat shows the conversation before the last turn
         for _ in range(12):
             await pilot.press("left_square_bracket")
-            await pilot.pause(0.1)
+            await settle(pilot)
             humans = [m.text for m in app.screen.query_one(ChatLog).messages if m.type == "human"]
             if humans == ["hello", "tell me more"]:
                 break
@@ -73,7 +74,7 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
         editor = app.screen.query_one("#state-editor")
         editor.load_text('{"title": "Forked title"')  # invalid JSON: refused locally
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await settle(pilot)
         assert isinstance(app.screen, EditStateScreen)
         assert editor.text == '{"title": "Forked title"'
         editor.load_text('{"title": "Forked title"}')
@@ -92,13 +93,19 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
 
         # replay from an older checkpoint: the run streams into the chat
         await pilot.press("left_square_bracket", "left_square_bracket")
-        await pilot.pause(0.2)
+        await settle(pilot)
         assert inspector.is_past_view
         await pilot.press("p")
-        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "running", what="replay starts")
+        # what lasts, not the "running" status: a short replay starts and ends between two looks
+        client = get_client(url=server_url)
+        parents: list[str] = []
+        deadline = asyncio.get_running_loop().time() + 30
+        while len(parents) == len(set(parents)):
+            assert asyncio.get_running_loop().time() < deadline, "the replay never ran: no branch in the history"
+            await pilot.pause(0.1)  # the poll's interval, not a wait for something
+            history = await client.threads.get_history(thread_id, limit=100)
+            parents = [h["parent_checkpoint"]["checkpoint_id"] for h in history if h.get("parent_checkpoint")]
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="replay ends")
-        history = await get_client(url=server_url).threads.get_history(thread_id, limit=100)
-        parents = [h["parent_checkpoint"]["checkpoint_id"] for h in history if h.get("parent_checkpoint")]
         assert len(parents) != len(set(parents))  # some checkpoint has two children: a branch
 
 
@@ -113,7 +120,7 @@ async def test_edit_state_with_invalid_json_sends_nothing(server_url):
         editor = app.screen.query_one("#state-editor")
         editor.load_text('{\n  "title": "x",\n  "todos": [\n}')
         await pilot.press("ctrl+s")
-        await pilot.pause(0.3)
+        await settle(pilot)
         assert isinstance(app.screen, EditStateScreen)
         assert editor.text == '{\n  "title": "x",\n  "todos": [\n}'
         assert "line 4" in str(app.screen.query_one("#edit-state-error").visual)
