@@ -79,7 +79,7 @@ class ThreadbenchApp(App[None]):
             "export_thread",
             "Export",
             show=False,
-            id="threadbench.export",
+            id="app.export",
             tooltip="Export the thread to Markdown or JSON",
         ),
         Binding("ctrl+t", "change_theme", "Theme", show=False, id="app.theme", tooltip="Change the theme (remembered)"),
