@@ -65,6 +65,21 @@ def test_streaming_defers_a_due_collection_but_not_past_the_limit(made):
     assert collector.tick()  # idle again, and still due (the fake count did not reset)
 
 
+def test_a_collector_started_while_another_holds_the_threshold_still_collects(made):
+    """The threshold another collector left at NEVER (an app that crashed before it
+    stopped) is not taken for the interpreter's: a due collection still runs."""
+    collector, clock, runs, counts = made
+    second = Collector(clock=clock, collect=runs.append, count=lambda: counts[0])
+    second.start()
+    try:
+        counts[0] = (0, 0, 10)
+        clock.now += IDLE_SECONDS
+        assert second.tick() and runs == [2]
+    finally:
+        second.stop()
+    assert gc.get_threshold()[2] != NEVER
+
+
 async def test_the_app_holds_full_collections_while_a_reply_streams(server_url):
     before = gc.get_threshold()
     app = make_app(server_url)
