@@ -19,6 +19,7 @@ import uuid
 
 import httpx
 import pytest
+from support.driving import FIXED_NOW, TERMINAL, wait_for, wait_ready
 from textual.widgets import Input
 from threadbench.__main__ import UsageError, ask_password, build_parser, probe_server, settings_from_args
 from threadbench.backends.base import Credentials, LoginFailed, LoginRequired
@@ -30,7 +31,6 @@ from threadbench.models import RunRequest, ThreadQuery
 from threadbench.ui.app import ThreadbenchApp
 from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.screens.connection import ConnectionScreen
-from ui_support import FIXED_NOW, TERMINAL, wait_for, wait_ready
 
 PASSWORD = "correct horse battery staple"
 ADA = Credentials("ada@example.com", PASSWORD)

@@ -1,6 +1,6 @@
 """TenXGraphBackend and detect_backend_kind against a real 10xGraph server.
 
-The server (tenxgraph_fixtures.py) runs the deterministic graph in tenxgraph_server.py:
+The server (support/tenxgraph.py) runs the deterministic graph in tenxgraph_server.py:
 "Echo: <text>. That is all." streamed a word at a time, an interrupt on "clarify", a tool
 call on "tool ...", a failure on "fail", a slow reply on "slow".
 """
@@ -11,7 +11,7 @@ import asyncio
 import uuid
 
 import pytest
-from tenxgraph_server import free_port
+from support.tenxgraph_server import free_port
 from threadbench.backends.base import Backend, Conflict, Invalid, NotFound, Unauthorized, Unreachable
 from threadbench.backends.detect import detect_backend_kind, make_backend
 from threadbench.backends.tenxgraph import TenXGraphBackend, to_client_message

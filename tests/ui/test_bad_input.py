@@ -28,6 +28,7 @@ import pytest
 import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
+from support.driving import TERMINAL, make_app, settle, wait_for
 from textual import events
 from textual.widgets import Collapsible, Input, Markdown, Static, TextArea
 from threadbench.thread_filter import parse_filter
@@ -42,7 +43,6 @@ from threadbench.ui.widgets import message_views
 from threadbench.ui.widgets.message_views import AIMessageView, MessageView, ToolCallView, ToolResultView
 from threadbench.ui.widgets.state_tree import StateTree, TextViewScreen
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, settle, wait_for
 
 pytestmark = pytest.mark.server
 

@@ -12,7 +12,7 @@ import random
 
 import pytest
 from langgraph_sdk import get_client
-from ui_support import TERMINAL, make_app, open_tagged, wait_ready
+from support.driving import TERMINAL, make_app, open_tagged, wait_ready
 
 pytestmark = pytest.mark.server
 

@@ -2,7 +2,7 @@
 
 `pip install 10xgraph-api` needs Python >= 3.12 while Threadbench runs on 3.11, so the server
 lives in its own venv under .cache/tenxgraph-venv (built once, reused while its marker matches
-the pinned versions below). Nothing here imports pytest: tenxgraph_fixtures.py wraps it.
+the pinned versions below). Nothing here imports pytest: support/tenxgraph.py wraps it.
 
 The graph (GRAPH_SOURCE) answers the last user message with no model and no network:
 - anything else: "Echo: <text>. That is all.", streamed one word per delta message;
@@ -34,7 +34,7 @@ from pathlib import Path
 
 import httpx
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 VENV_DIR = REPO_ROOT / ".cache" / "tenxgraph-venv"
 # 10xgraph itself is pinned too: the test graph uses its node / converter API.
 REQUIREMENTS = ["10xgraph-api[jwt]==0.9.0", "10xgraph==0.10.3"]

@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, ai_texts, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
 from textual import events
 from threadbench.backends.base import Invalid
 from threadbench.backends.langgraph import LangGraphBackend
@@ -22,7 +23,6 @@ from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.message_views import MessageView
-from ui_support import TERMINAL, ai_texts, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
 
 
 async def run_on(url: str, graph: str, text: str, metadata: dict | None = None) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import gc
 
 import pytest
+from support.driving import TERMINAL, make_app, send_in_new_thread, wait_for, wait_ready
 from threadbench.ui.collector import IDLE_SECONDS, MAX_DEFER, NEVER, Collector
-from ui_support import TERMINAL, make_app, send_in_new_thread, wait_for, wait_ready
 
 
 class Clock:

@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_snapshot_app, settle, wait_for
 from textual.command import CommandList, CommandPalette
 from threadbench.settings_file import Profile
 from threadbench.ui.screens.connection import ConnectionScreen
 from threadbench.ui.screens.help import HelpScreen
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_snapshot_app, settle, wait_for
 
 pytestmark = pytest.mark.server
 

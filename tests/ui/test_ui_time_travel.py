@@ -7,11 +7,11 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.screens.edit_state import EditStateScreen
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 

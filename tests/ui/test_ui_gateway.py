@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, ai_texts, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.message_views import HumanMessageView
-from ui_support import TERMINAL, ai_texts, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 

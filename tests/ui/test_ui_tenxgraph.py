@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from support.driving import TERMINAL, ai_texts, make_app, settle, wait_for, wait_ready
 from threadbench.backends.tenxgraph import TenXGraphBackend
 from threadbench.models import RunRequest
 from threadbench.ui.regions.inspector import Inspector
@@ -12,7 +13,6 @@ from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.message_log import MessageLogScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, ai_texts, make_app, settle, wait_for, wait_ready
 
 
 def make_10x_app(url: str):

@@ -7,10 +7,10 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, ai_texts, make_app, notices, wait_for, wait_ready, working
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, ai_texts, make_app, notices, wait_for, wait_ready, working
 
 pytestmark = pytest.mark.server
 

@@ -1,6 +1,6 @@
 """Fixtures for the real 10xGraph server (see tenxgraph_server.py for the graph it serves).
 
-Imported into tests/conftest.py, so every test can ask for:
+Registered by tests/conftest.py (pytest_plugins), so every test can ask for:
 - tenxgraph_url: a server with auth off, started once per session;
 - tenxgraph_jwt: (url, make_token) for a server with JWT auth; make_token(user_id) signs a token.
 Both skip (with the reason) only when no Python >= 3.12 exists to build the server's venv.
@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from tenxgraph_server import NoPython312, TenXGraphServer, ensure_venv, make_token
+
+from .tenxgraph_server import NoPython312, TenXGraphServer, ensure_venv, make_token
 
 __all__ = ["tenxgraph_venv", "tenxgraph_server", "tenxgraph_url", "tenxgraph_jwt"]
 

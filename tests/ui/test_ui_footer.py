@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from support.driving import TERMINAL, make_app, wait_for, wait_ready
 from threadbench.ui.widgets.composer import Composer
-from ui_support import TERMINAL, make_app, wait_for, wait_ready
 
 
 def footer_keys(app) -> list:

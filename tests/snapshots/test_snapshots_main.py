@@ -7,12 +7,12 @@ import asyncio
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_snapshot_app, settle, wait_for, wait_ready
 from threadbench.models import ChatMessage, RunEvent, ToolCallChunk
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.run_status import RunStatus
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, make_snapshot_app, settle, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 

@@ -124,7 +124,7 @@ def test_a_config_with_custom_routes_is_served_as_langgraph_dev_serves_it(tmp_pa
     project = tmp_path / "my.project"  # relative paths, and a dot in the folder's name
     project.mkdir()
     shutil.copy(DEMO_GRAPH, project / "agent.py")
-    shutil.copy(Path(__file__).parent / "graphs" / "custom_routes.py", project / "routes.py")
+    shutil.copy(Path(__file__).resolve().parents[1] / "graphs" / "custom_routes.py", project / "routes.py")
     (project / "langgraph.json").write_text(
         json.dumps(
             {

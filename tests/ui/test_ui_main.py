@@ -12,6 +12,7 @@ import uuid
 import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.errors import NotFoundError
+from support.driving import TERMINAL, ai_texts, make_app, screen_text, settle, tag, wait_for, wait_ready
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
@@ -19,7 +20,6 @@ from threadbench.ui.screens.prompt import PromptScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.message_views import ToolCallView
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import TERMINAL, ai_texts, make_app, screen_text, settle, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 

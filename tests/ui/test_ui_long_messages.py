@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_app, open_tagged, screen_text, send_in_new_thread, tag, wait_for, wait_ready
 from threadbench.ui.widgets.markdown_blocks import BlockFrame
 from threadbench.ui.widgets.message_views import AIMessageView
-from ui_support import TERMINAL, make_app, open_tagged, screen_text, send_in_new_thread, tag, wait_for, wait_ready
 
 pytestmark = pytest.mark.server
 

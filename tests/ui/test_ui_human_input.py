@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, wait_for
 from textual import work
 from textual.app import App
 from textual.widgets import Input, OptionList, Static, TextArea
@@ -30,7 +31,6 @@ from threadbench.models import RunRequest, ThreadSummary
 from threadbench.styles import STYLES
 from threadbench.ui.screens.human_input import DecisionPicker, HumanInputScreen
 from threadbench.ui.screens.inbox import InboxScreen
-from ui_support import TERMINAL, wait_for
 
 CLARIFY = {
     "question": "Which kind of answer would help you most?",

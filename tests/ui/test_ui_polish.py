@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import threadbench.ui
 from langgraph_sdk import get_client
+from support.driving import FIXED_NOW, TERMINAL, settle, tag, wait_for, wait_ready
 from textual.command import CommandList, CommandPalette
 from textual.dom import DOMNode
 from textual.widgets import Checkbox, DataTable, Input, Select
@@ -30,7 +31,6 @@ from threadbench.ui.screens.help import HelpScreen, binding_classes, help_groups
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import FIXED_NOW, TERMINAL, settle, tag, wait_for, wait_ready
 
 MESSAGES = [
     {"type": "human", "id": "p1", "content": "Where do penguins live?"},

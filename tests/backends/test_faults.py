@@ -8,12 +8,12 @@ import os
 import signal
 
 from langgraph_sdk import get_client
+from support.driving import FIXED_NOW, TERMINAL, ai_texts, open_tagged, tag, wait_for, wait_ready
 from threadbench.backends.base import Unreachable
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.message_views import AIMessageView
-from ui_support import FIXED_NOW, TERMINAL, ai_texts, open_tagged, tag, wait_for, wait_ready
 
 
 def embedded_app(data_dir) -> ThreadbenchApp:

@@ -12,6 +12,7 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
+from support.driving import FIXED_NOW, TERMINAL, make_app, screen_text, tag, wait_for, wait_ready
 from textual.widgets import Input, TextArea
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
@@ -21,7 +22,6 @@ from threadbench.ui.screens.edit_state import EditStateScreen
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.thread_list import ThreadList
-from ui_support import FIXED_NOW, TERMINAL, make_app, screen_text, tag, wait_for, wait_ready
 
 
 def thread_ids(app) -> list[str]:

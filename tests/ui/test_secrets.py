@@ -33,6 +33,7 @@ from pathlib import Path
 import httpx
 import pytest
 from langgraph_sdk import get_client
+from support.driving import TERMINAL, wait_for
 from textual.widgets import Input, Select
 from threadbench.backends.headers import api_key_problem
 from threadbench.config import API_KEY_ENV_VARS, Settings
@@ -43,7 +44,6 @@ from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.screens.connection import Connection, ConnectionScreen
 from threadbench.ui.screens.export import ExportScreen
 from threadbench.ui.screens.help import HelpScreen
-from ui_support import TERMINAL, wait_for
 
 KEY = "tb-secret-KEY-0123456789abcdef"
 KEY_B = "tb-other-KEY-fedcba9876543210"
