@@ -19,7 +19,7 @@ import uuid
 
 import httpx
 import pytest
-from support.driving import FIXED_NOW, TERMINAL, wait_for, wait_ready
+from support.driving import FIXED_NOW, TERMINAL, notices, wait_for, wait_ready
 from textual.widgets import Input
 from threadbench.__main__ import UsageError, ask_password, build_parser, probe_server, settings_from_args
 from threadbench.backends.base import Credentials, LoginFailed, LoginRequired
@@ -295,8 +295,8 @@ def make(settings: Settings) -> ThreadbenchApp:
 async def test_the_app_without_a_login_says_to_log_in_with_email(deerflow_url, tmp_path) -> None:
     app = make(Settings(url=deerflow_url, data_dir=tmp_path))
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: any(n.severity == "error" for n in app._notifications), what="the refusal")
-        text = next(n.message for n in app._notifications if n.severity == "error")
+        await wait_for(pilot, lambda: notices(app, "error"), what="the refusal")
+        text = notices(app, "error")[0]
     assert "wants you to log in" in text and "Log in with --email EMAIL (password from $THREADBENCH_PASSWORD)" in text
     assert "API key" not in text
 
@@ -324,8 +324,8 @@ async def test_the_connection_screen_logs_in(server_url, deerflow_url, tmp_path,
         assert screen.query_one("#connection-password", Input).password, "the password is masked"
         screen.query_one("#connection-password", Input).value = "not the password"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: any(n.severity == "error" for n in app._notifications), what="the refusal")
-        refusal = next(n.message for n in app._notifications if n.severity == "error")
+        await wait_for(pilot, lambda: notices(app, "error"), what="the refusal")
+        refusal = notices(app, "error")[0]
         assert "the server refused the email or password" in refusal and "not the password" not in refusal
         assert app.connection_url == server_url, "a refused login changes nothing"
         await pilot.press("ctrl+o")

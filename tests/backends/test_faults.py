@@ -8,7 +8,7 @@ import os
 import signal
 
 from langgraph_sdk import get_client
-from support.driving import FIXED_NOW, TERMINAL, ai_texts, open_tagged, tag, wait_for, wait_ready
+from support.driving import FIXED_NOW, TERMINAL, ai_texts, notices, open_tagged, tag, wait_for, wait_ready
 from threadbench.backends.base import Unreachable
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
@@ -64,7 +64,7 @@ async def test_a_gone_server_is_reported_and_the_app_resumes_when_it_is_back(tmp
         app.server.stop()
         app.server.process = None
         await wait_for(pilot, lambda: not screen.online, timeout=30, what="the outage is noticed")
-        assert any(n.severity == "error" and "Lost the server" in n.message for n in app._notifications)
+        assert any("Lost the server" in text for text in notices(app, "error"))
         assert composer.text == "draft kept"
         app.server.start()  # the operator brings it back on the same port
         await wait_for(pilot, lambda: screen.online, timeout=90, what="back online")

@@ -28,7 +28,7 @@ import pytest
 import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
-from support.driving import TERMINAL, make_app, settle, wait_for
+from support.driving import TERMINAL, make_app, notices, settle, wait_for
 from textual import events
 from textual.widgets import Collapsible, Input, Markdown, Static, TextArea
 from threadbench.thread_filter import parse_filter
@@ -241,10 +241,6 @@ def press_at_once(app, *keys: str) -> None:
         event = events.Key(key, "\r" if key == "enter" else key)
         event.set_sender(app)
         app._driver.send_message(event)
-
-
-def notices(app) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 # -- 1. server text shown literally: 4 payloads x 9 places ----------------------------------------

@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import FIXED_NOW, TERMINAL, make_app, screen_text, tag, wait_for, wait_ready
+from support.driving import FIXED_NOW, TERMINAL, make_app, notices, screen_text, tag, wait_for, wait_ready
 from textual.widgets import Input, TextArea
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
@@ -27,10 +27,6 @@ from threadbench.ui.widgets.thread_list import ThreadList
 def thread_ids(app) -> list[str]:
     main = next(s for s in app.screen_stack if isinstance(s, MainScreen))
     return [t.thread_id for t in main.query_one("#thread-list", ThreadList).threads]
-
-
-def notices(app, severity: str | None = None) -> list[str]:
-    return [str(n.message) for n in app._notifications if severity in (None, n.severity)]
 
 
 async def show_suite(pilot, metadata: dict, expected: list[str]) -> None:

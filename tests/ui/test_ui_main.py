@@ -12,7 +12,7 @@ import uuid
 import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.errors import NotFoundError
-from support.driving import TERMINAL, ai_texts, make_app, screen_text, settle, tag, wait_for, wait_ready
+from support.driving import TERMINAL, ai_texts, make_app, notices, screen_text, settle, tag, wait_for, wait_ready
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
@@ -127,7 +127,7 @@ async def test_a_refused_send_keeps_the_draft_and_says_why(server_url):
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "error", what="refusal")
         assert composer.text == "keep me"
         assert not [v for v in app.screen.query(".message.-human") if v.message.text == "keep me"]
-        assert any("your message is kept" in str(n.message) for n in app._notifications)
+        assert any("your message is kept" in text for text in notices(app))
 
 
 async def test_page_through_500_threads(server_url):
@@ -437,7 +437,7 @@ async def test_a_busy_thread_is_joined_live_and_interrupt_keeps_what_it_did(serv
         await wait_for(
             pilot,
             lambda: isinstance(app.screen, CancelRunScreen),
-            what=f"the cancel dialog; {[n.message for n in app._notifications]}",
+            what=f"the cancel dialog; {notices(app)}",
         )
         await pilot.press("i")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state != "running", what="stopped")

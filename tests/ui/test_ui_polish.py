@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import threadbench.ui
 from langgraph_sdk import get_client
-from support.driving import FIXED_NOW, TERMINAL, settle, tag, wait_for, wait_ready
+from support.driving import FIXED_NOW, TERMINAL, notices, settle, tag, wait_for, wait_ready
 from textual.command import CommandList, CommandPalette
 from textual.dom import DOMNode
 from textual.widgets import Checkbox, DataTable, Input, Select
@@ -388,9 +388,7 @@ async def test_a_failed_switch_keeps_the_connection_and_says_why(server_url):
         app.screen.query_one("#connection-url", Input).value = f"http://127.0.0.1:{free_port()}"
         app.screen.query_one("#connection-key", Input).value = "typed-secret-key"
         await pilot.press("ctrl+s")
-        await wait_for(
-            pilot, lambda: any("Cannot connect" in str(n.message) for n in app._notifications), what="the error"
-        )
+        await wait_for(pilot, lambda: any("Cannot connect" in text for text in notices(app)), what="the error")
         assert app.backend is backend and app.screen is screen
     log_text = (app.settings.data_dir / "threadbench.log").read_text()
     assert "cannot connect to http://127.0.0.1:" in log_text  # logged, with the URL only
@@ -430,7 +428,7 @@ async def test_keymap_overrides_rebind_keys(server_url):
     app = make(server_url, keymap={"main.new": "f9", "bogus.id": "f10"})
     async with app.run_test(size=TERMINAL) as pilot:
         await ready(pilot)
-        assert any("bogus.id" in str(n.message) for n in app._notifications)
+        assert any("bogus.id" in text for text in notices(app))
         app.screen.query_one(ThreadList).focus()
         await pilot.press("n")
         await settle(pilot)
@@ -458,7 +456,7 @@ async def test_f4_edits_the_composer_in_editor(server_url, tmp_path: Path, monke
         app.screen.query_one(ThreadList).focus()
         await pilot.press("f4")  # nothing to edit there: says so
         await pilot.pause()
-        assert any("Focus a text box" in str(n.message) for n in app._notifications)
+        assert any("Focus a text box" in text for text in notices(app))
 
 
 async def test_a_failing_editor_leaves_the_text_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
