@@ -58,7 +58,7 @@ async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0
 
 
 async def settle(pilot, timeout: float = 30.0) -> None:
-    """Until nothing asked of the server is still on its way (no worker runs but those
+    """Until nothing asked of the server is still on its way (no worker runs or waits to start but those
     holding a dialog open, group "modal") and the messages their answers posted are
     handled: what a snapshot or a "nothing else came" assertion waits for, instead of a
     fixed pause."""
@@ -66,7 +66,7 @@ async def settle(pilot, timeout: float = 30.0) -> None:
     running: list[str] = []
 
     def quiet() -> bool:
-        running[:] = [f"{w.group or '-'}:{w.name}" for w in app.workers if w.is_running and w.group != "modal"]
+        running[:] = [f"{w.group or '-'}:{w.name}" for w in app.workers if not w.is_finished and w.group != "modal"]
         return not running
 
     try:
@@ -89,7 +89,7 @@ async def wait_ready(pilot, timeout: float = 30.0) -> None:
             isinstance(screen, MainScreen)
             and screen.is_mounted
             and app.backend is not None
-            and not any(w.group == "threads" and w.is_running for w in screen.workers)
+            and not any(w.group == "threads" and not w.is_finished for w in screen.workers)
             and bool(screen.query_one("#thread-counts").visual)
         )
 
@@ -100,7 +100,7 @@ async def wait_ready(pilot, timeout: float = 30.0) -> None:
 def working(app, *groups: str) -> bool:
     """Whether a worker of one of `groups` (the regions' workers: "threads", "open", "run",
     "history", ...) is running: server work the screen has not applied yet."""
-    return any(worker.group in groups and worker.is_running for worker in app.workers)
+    return any(worker.group in groups and not worker.is_finished for worker in app.workers)
 
 
 def notices(app, severity: str | None = None) -> list[str]:

@@ -44,7 +44,7 @@ async def search(pilot, metadata: dict) -> None:
         pilot,
         lambda: (
             screen.filter.metadata == metadata
-            and not any(w.group == "threads" and w.is_running for w in screen.workers)
+            and not any(w.group == "threads" and not w.is_finished for w in screen.workers)
         ),
         what="the search",
     )

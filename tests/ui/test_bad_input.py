@@ -916,7 +916,7 @@ async def test_an_odd_filter_is_kept_and_searched(b: Bench, case: str) -> None:
     await b.search(text)
     await wait_for(
         b.pilot,
-        lambda: str(counts.visual) and not any(w.group == "threads" and w.is_running for w in main.workers),
+        lambda: str(counts.visual) and not any(w.group == "threads" and not w.is_finished for w in main.workers),
         what=f"the list for {text[:20]!r}",
     )
     await settle(b.pilot)
