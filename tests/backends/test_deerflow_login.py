@@ -175,8 +175,8 @@ async def test_the_session_survives_every_renewal_of_the_client(deerflow_url) ->
 
 @pytest.mark.server
 async def test_the_session_and_the_password_go_to_its_origin_only(deerflow_url) -> None:
-    from test_secrets import Recorder
     from threadbench.backends.session_auth import SessionAuth
+    from ui.test_secrets import Recorder  # (tests/ is on the path: its folders are namespaces)
 
     session = SessionAuth(deerflow_url + "/some/path", ADA)
     with Recorder() as other:
@@ -254,7 +254,7 @@ def test_email_without_a_password_or_a_terminal_is_one_paragraph_and_status_2(mo
 
 @pytest.mark.server
 def test_the_cli_asks_for_the_password_in_a_terminal_and_logs_in(deerflow_url, tmp_path, monkeypatch) -> None:
-    from test_cli import Terminal
+    from unit.test_cli import Terminal
 
     async def seed() -> None:
         backend = LangGraphBackend(deerflow_url, credentials=ADA)
