@@ -4,13 +4,15 @@
 
 Structured parts go to the server (status, metadata, graph); an id prefix and free text
 are matched here, against each page the server returns. Quotes group words, as in a
-shell; a quoted metadata value is always a string (`tag="123"`; `n=123` is a number).
+shell; a quoted metadata value is always a string (`tag="123"`). An unquoted number is
+looked for as a number (`n=123`), and as the text "123" when no thread has the number: a tag
+of digits is as often a string (an id, a ticket number), and the server's filter is exact.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .models import ThreadQuery, ThreadSummary
@@ -26,6 +28,10 @@ class ThreadFilter:
     id_prefix: str = ""
     words: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    numbers: tuple[str, ...] = ()
+    """Metadata keys whose value was typed as an unquoted number (it may be a string)."""
+    as_text: bool = False
+    """The fallback: those values are now strings (the number found nothing)."""
 
     @property
     def is_local(self) -> bool:
@@ -42,9 +48,19 @@ class ThreadFilter:
             return False
         if self.graph_id and thread.graph_id != self.graph_id:
             return False
-        if any(thread.metadata.get(key) != value for key, value in self.metadata.items()):
-            return False
+        for key, value in self.metadata.items():
+            held = thread.metadata.get(key)
+            if held != value and not (key in self.numbers and held == str(value)):
+                return False
         return self.matches(thread)
+
+    def numbers_as_text(self) -> ThreadFilter | None:
+        """The same filter with each unquoted number as its text (`n=123` as `n="123"`),
+        or None when there is no such number."""
+        if not self.numbers or self.as_text:
+            return None
+        metadata = {key: str(value) if key in self.numbers else value for key, value in self.metadata.items()}
+        return replace(self, metadata=metadata, as_text=True, problems=[])
 
     def query(self, sort_by: str, sort_order: str, limit: int, offset: int) -> ThreadQuery:
         return ThreadQuery(
@@ -64,7 +80,7 @@ class ThreadFilter:
         return all(word in haystack for word in self.words)
 
 
-_INTEGER = re.compile(r"-?(0|[1-9][0-9]{0,15})")
+_INTEGER = re.compile(r"0|-?[1-9][0-9]{0,15}")  # "-0" and "007" stay text: str(int(x)) == x
 _LITERALS = {"true": True, "false": False, "null": None}
 
 
@@ -127,6 +143,9 @@ def parse_filter(text: str) -> ThreadFilter:
         if sep and key:
             quoted = raw.partition("=")[2][:1] in ("'", '"')
             result.metadata[key] = value if quoted else _value(value)
+            numbers = tuple(k for k in result.numbers if k != key)
+            is_number = isinstance(result.metadata[key], int) and not isinstance(result.metadata[key], bool)
+            result.numbers = (*numbers, key) if is_number else numbers
             continue
         result.words.append(token.casefold())
     return result

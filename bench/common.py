@@ -15,11 +15,9 @@ import contextlib
 import json
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 TERMINAL = (140, 40)
@@ -102,14 +100,12 @@ def ms(seconds: float) -> float:
 
 
 def make_app(url: str, probe: bool = False):
-    """The real app on `url`, the way tests/ui_support.make_app builds it (fresh data dir);
-    with `probe`, its backend is wrapped in a Probe (then `app.backend` is the probe)."""
-    from threadbench.config import Settings
-    from threadbench.ui.app import ThreadbenchApp
+    """The real app on `url`, built as the tests build it (tests/support/driving.py) but with
+    the real clocks and each run on its thread's graph; with `probe`, its backend is wrapped
+    in a Probe (then `app.backend` is the probe)."""
+    from tests.support.driving import make_app as make_test_app
 
-    settings = Settings(url=url, data_dir=Path(tempfile.mkdtemp(prefix="tb-bench-")))
-    kwargs = {"wrap_backend": Probe} if probe else {}
-    return ThreadbenchApp(settings, backend_kind="langgraph", **kwargs)
+    return make_test_app(url, assistant="", fixed_time=False, **({"wrap_backend": Probe} if probe else {}))
 
 
 async def timed_ms(call: Callable[[], Awaitable[object]], times: int = 5) -> list[float]:
@@ -123,14 +119,15 @@ async def timed_ms(call: Callable[[], Awaitable[object]], times: int = 5) -> lis
 
 
 async def wait_until(predicate: Callable[[], object], timeout: float = 30.0, what: str = "") -> float:
-    """Poll `predicate` (cheaply, on the app's loop) until true; the time it became true."""
-    deadline = now() + timeout
-    while True:
-        if predicate():
-            return now()
-        if now() > deadline:
-            raise TimeoutError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(POLL)
+    """Poll `predicate` (cheaply, on the app's loop) until true; the time it became true.
+    The tests' wait (tests/support/driving.until), stepping with asyncio.sleep."""
+    from tests.support.driving import until
+
+    try:
+        await until(predicate, lambda: asyncio.sleep(POLL), timeout, what)
+    except AssertionError as error:
+        raise TimeoutError(str(error)) from None
+    return now()
 
 
 def press(app, key: str, char: str | None = None) -> None:

@@ -47,7 +47,7 @@ PALETTE = b"Search for commands"
 
 
 class Terminal:
-    """The app in a pseudo-terminal, the way a person starts it (see tests/test_cli.py)."""
+    """The app in a pseudo-terminal, the way a person starts it (see tests/unit/test_cli.py)."""
 
     def __init__(self, *args: str, env: dict[str, str]) -> None:
         """`python ARGS` in the terminal."""

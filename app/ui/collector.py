@@ -23,6 +23,7 @@ IDLE_SECONDS = 1.0  # no key or mouse event for this long
 CHECK_SECONDS = 2.0  # how often the app asks `tick`
 MAX_DEFER = 60.0
 NEVER = 2**30  # a threshold the oldest generation's count never reaches
+OLDEST_DEFAULT = 10  # CPython's threshold for the oldest generation
 
 
 class Collector:
@@ -43,8 +44,11 @@ class Collector:
         """Freeze what exists now and take full collections into our hands."""
         if self._thresholds is not None:
             return
-        self._thresholds = gc.get_threshold()
-        young, middle, _ = self._thresholds
+        young, middle, oldest = gc.get_threshold()
+        # NEVER is not the interpreter's own: another collector holds it (an app in the same
+        # process, or one that crashed before it stopped); due stays due, and stop() gives
+        # back the default rather than NEVER.
+        self._thresholds = (young, middle, OLDEST_DEFAULT if oldest == NEVER else oldest)
         gc.freeze()
         gc.set_threshold(young, middle, NEVER)
 

@@ -184,13 +184,17 @@ class ThreadSidebar(Vertical):
         backend = self.app.backend
         if backend is None:
             return
-        sort_by, order, _ = self.sort
         flt = self.filter
         try:
-            count_task = asyncio.create_task(backend.count_threads(flt.query(sort_by, order, 1, 0)))
-            # when the search fails too, its error is the one reported: this one is only read
-            count_task.add_done_callback(lambda task: task.cancelled() or task.exception())
+            count_task = self._count_soon(flt)
             shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
+            if not shown and exhausted and (as_text := flt.numbers_as_text()) is not None:
+                # `tag=123` found no number 123: look for the text "123" (a tag of digits)
+                count_task.cancel()
+                count_task = self._count_soon(as_text)
+                shown, offset, exhausted = await self._fetch_filled(as_text, 0, PAGE_SIZE)
+                if shown and self.filter is flt:
+                    self.filter = flt = as_text  # the next pages and the polls ask for the text
             if gone(self):
                 return
             self.thread_list.set_threads(shown, exhausted=exhausted, end=offset)
@@ -212,6 +216,14 @@ class ThreadSidebar(Vertical):
             self.thread_list.highlighted = 0
         elif open_id is None and not shown and flt.is_empty:
             self.post_message(self.NothingListed())
+
+    def _count_soon(self, flt: ThreadFilter) -> asyncio.Task:
+        """The server's count for `flt`, asked alongside the first page."""
+        backend = self.app.live_backend
+        task = asyncio.create_task(backend.count_threads(flt.query(*self.sort[:2], 1, 0)))
+        # when the search fails too, its error is the one reported: this one is only read
+        task.add_done_callback(lambda task: task.cancelled() or task.exception())
+        return task
 
     async def _fetch_filled(self, flt: ThreadFilter, offset: int, want: int) -> tuple[list[ThreadSummary], int, bool]:
         """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""
@@ -240,7 +252,10 @@ class ThreadSidebar(Vertical):
 
     def _show_counts(self, flt: ThreadFilter) -> None:
         """ "N of M threads": N counts down to the last row held, M is the search's count."""
-        self.show_counts(self.thread_list.window.last_row_number, self._total, "filtered here" if flt.is_local else "")
+        notes = ["filtered here"] if flt.is_local else []
+        if flt.as_text:
+            notes.append("numbers as text")
+        self.show_counts(self.thread_list.window.last_row_number, self._total, ", ".join(notes))
 
     @work(exclusive=True, group="counts", exit_on_error=False)
     async def refresh_counts(self) -> None:

@@ -1,0 +1,197 @@
+"""Helpers for Pilot and snapshot tests: a deterministic app on the test server."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from threadbench.config import Settings
+from threadbench.ui.app import ThreadbenchApp
+
+# Earlier than any timestamp the server writes, so every relative time reads "now".
+FIXED_NOW = datetime(2026, 1, 1, tzinfo=UTC)
+TERMINAL = (140, 40)
+
+
+def make_app(
+    url: str, data_dir: Path | None = None, *, assistant: str = "agent", fixed_time: bool = True, **kwargs
+) -> ThreadbenchApp:
+    """The real app on `url` with a fresh data dir. `assistant`: the user's pick for every run,
+    as the config file's [run_options] gives it (the test server runs a dozen graphs; most
+    tests talk to the demo agent); "" leaves each run on its thread's own graph.
+    `fixed_time`: relative times read from FIXED_NOW (tests); bench/ keeps the real clocks."""
+    settings = Settings(
+        url=url,
+        data_dir=data_dir or Path(tempfile.mkdtemp(prefix="tb-ui-")),
+        run_options={"assistant_id": assistant} if assistant else {},
+    )
+    if fixed_time:
+        kwargs = {"clock": lambda: FIXED_NOW, "monotonic": lambda: 0.0, **kwargs}
+    return ThreadbenchApp(settings, backend_kind="langgraph", **kwargs)
+
+
+def make_snapshot_app(url: str):
+    return make_app(url, wrap_backend=StableCheckpointIds)
+
+
+async def until(
+    predicate: Callable[[], object], step: Callable[[], Awaitable[object]], timeout: float = 30.0, what: str = ""
+) -> None:
+    """Await `step()` until `predicate()` is true; past the deadline, fail saying what did
+    not happen. The one wait of the tests and of bench/ (which steps with asyncio.sleep:
+    Pilot.pause visits every widget, and that would be counted as the app's time)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what or predicate}")
+        await step()
+
+
+async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0, what: str = "") -> None:
+    """Let the app run until `predicate()` is true (real servers answer in their own time)."""
+    await until(predicate, lambda: pilot.pause(0.05), timeout, what)
+
+
+async def settle(pilot, timeout: float = 30.0) -> None:
+    """Until nothing asked of the server is still on its way (no worker runs or waits to start but those
+    holding a dialog open, group "modal") and the messages their answers posted are
+    handled: what a snapshot or a "nothing else came" assertion waits for, instead of a
+    fixed pause."""
+    app = pilot.app
+    running: list[str] = []
+
+    def quiet() -> bool:
+        running[:] = [f"{w.group or '-'}:{w.name}" for w in app.workers if not w.is_finished and w.group != "modal"]
+        return not running
+
+    try:
+        await wait_for(pilot, quiet, timeout, what="the app to settle")
+    except AssertionError:
+        raise AssertionError(f"the app did not settle in {timeout:g} s: still running {running}") from None
+    await pilot.pause()
+
+
+async def wait_ready(pilot, timeout: float = 30.0) -> None:
+    """Until the main screen is mounted, has its backend and has loaded its first page:
+    only then is focus where a person would find it."""
+    from threadbench.ui.main_screen import MainScreen
+
+    app = pilot.app
+
+    def ready() -> bool:
+        screen = app.screen
+        return (
+            isinstance(screen, MainScreen)
+            and screen.is_mounted
+            and app.backend is not None
+            and not any(w.group == "threads" and not w.is_finished for w in screen.workers)
+            and bool(screen.query_one("#thread-counts").visual)
+        )
+
+    await wait_for(pilot, ready, timeout, what="the main screen")
+    await pilot.pause()
+
+
+def working(app, *groups: str) -> bool:
+    """Whether a worker of one of `groups` (the regions' workers: "threads", "open", "run",
+    "history", ...) is running: server work the screen has not applied yet."""
+    return any(worker.group in groups and not worker.is_finished for worker in app.workers)
+
+
+def notices(app, severity: str | None = None) -> list[str]:
+    """The notifications on screen (of `severity`, if given), as a person reads them."""
+    return [str(n.message) for n in app._notifications if severity in (None, n.severity)]
+
+
+def screen_text(app) -> str:
+    """Everything the screen shows, as plain text (what a person reads)."""
+    from textual.widgets import Markdown, Static
+
+    parts = []
+    for widget in app.screen.query("*"):
+        if isinstance(widget, Markdown):
+            parts.append(widget.source)
+        elif isinstance(widget, Static):
+            parts.append(str(widget.visual) if widget.visual is not None else "")
+    return "\n".join(parts)
+
+
+class StableCheckpointIds:
+    """The real backend, with the server's time-based checkpoint ids replaced by ids made
+    from the thread and step, and its times by FIXED_NOW, so snapshots are the same every run. Everything else is
+    passed through untouched."""
+
+    def __init__(self, backend) -> None:
+        self._backend = backend
+        self.url = "http://langgraph-test"  # shown in the connection indicator; the port varies
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+    @staticmethod
+    def _stable(state):
+        step = state.step if state.step is not None else "x"
+        ids = {
+            "checkpoint_id": f"{state.thread_id[-4:]}-step-{step}",
+            "parent_checkpoint_id": "",
+            "created_at": FIXED_NOW,
+        }
+        return state.model_copy(update=ids)
+
+    async def get_state(self, thread_id, checkpoint_id=None):
+        return self._stable(await self._backend.get_state(thread_id, checkpoint_id))
+
+    async def get_history(self, thread_id, **kwargs):
+        return [self._stable(s) for s in await self._backend.get_history(thread_id, **kwargs)]
+
+
+def tag() -> dict[str, str]:
+    """Metadata only this test's threads carry: its search shows nothing from other tests."""
+    return {"suite": uuid.uuid4().hex[:10]}
+
+
+async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
+    """Type the tag into the search box and open `thread_id`, the one thread it finds."""
+    app = pilot.app
+    box = app.screen.query_one("#thread-search")
+    box.focus()
+    await pilot.pause()
+    box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
+    await pilot.press("enter")
+    threads = app.screen.thread_list
+    await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the tagged thread")
+    if app.screen.thread_id != thread_id:
+        threads.highlighted = 0
+    await wait_for(pilot, lambda: app.screen.thread_id == thread_id, what="the thread opened")
+
+
+async def send_in_new_thread(pilot, text: str) -> None:
+    """Create a thread with the new-thread dialog (ctrl+n, which works wherever the focus is:
+    on a server with no thread yet the composer has it, and n would be typed) and send `text`."""
+    from threadbench.ui.main_screen import MainScreen
+    from threadbench.ui.screens.new_thread import NewThreadScreen
+    from threadbench.ui.widgets.composer import Composer
+
+    app = pilot.app
+    await pilot.press("ctrl+n")
+    await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the new-thread dialog")
+    await pilot.press("ctrl+s")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None,
+        what="the new thread open",
+    )
+    app.screen.query_one(Composer).focus()
+    await pilot.press(*text, "enter")
+
+
+def ai_texts(app) -> list[str]:
+    """The text of every AI reply the chat shows."""
+    from threadbench.ui.widgets.message_views import AIMessageView
+
+    return [view.markdown.text for view in app.screen.query(AIMessageView)]

@@ -1,0 +1,99 @@
+"""Pilot: the workbench on DeerFlow's Gateway (the stand-in of tests/deerflow_gateway_proxy.py
+in front of the real server): a reply streams, and what the Gateway cannot do is hidden or
+explained, never an error."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph_sdk import get_client
+from support.driving import TERMINAL, ai_texts, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
+from threadbench.ui.regions.inspector import Inspector
+from threadbench.ui.widgets.chat_log import ChatLog
+from threadbench.ui.widgets.composer import Composer
+from threadbench.ui.widgets.message_views import HumanMessageView
+
+pytestmark = pytest.mark.server
+
+
+def gateway_app(url: str):
+    app = make_app(url)
+    app.backend_kind = "deerflow-gateway"
+    notes: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def record(message, *args, **kwargs):  # every notification, also those gone by the end
+        notes.append((str(message), kwargs.get("severity", "information")))
+        return notify(message, *args, **kwargs)
+
+    app.notify = record
+    return app, notes
+
+
+async def seeded_thread(url: str, graph: str, *texts: str) -> tuple[dict, str]:
+    """A thread of `graph` with one checkpoint per text (each a human message)."""
+    metadata = tag()
+    client = get_client(url=url)
+    thread = await client.threads.create(graph_id=graph, metadata=metadata)
+    for text in texts:
+        await client.threads.update_state(
+            thread["thread_id"], {"messages": [{"type": "human", "content": text}]}, as_node="model"
+        )
+    return metadata, thread["thread_id"]
+
+
+async def test_a_reply_streams_on_the_gateway(gateway_origin):
+    url = gateway_origin + "/api"
+    metadata, thread_id = await seeded_thread(url, "be_chat")
+    app, notes = gateway_app(url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        app.assistant_id = "be_chat"
+        await open_tagged(pilot, metadata, thread_id)
+        screen = app.screen
+        screen.query_one(Composer).focus()
+        await pilot.pause()
+        await pilot.press(*"hello there", "enter")
+        reply = "You said hello there. Here is a reply of several words."
+        await wait_for(pilot, lambda: reply in ai_texts(app), what="the streamed reply")
+        await wait_for(pilot, lambda: screen.query_one("#run-status").state == "idle", what="the run's end")
+        # DeerFlow stores the message under another id: it is shown once, not twice
+        assert [v.message.text for v in screen.query(HumanMessageView)] == ["hello there"]
+        assert [m.id.endswith("__user") for m in screen.query_one(ChatLog).messages if m.type == "human"] == [True]
+        assert ai_texts(app).count(reply) == 1
+        assert "1 thread" in str(screen.query_one("#thread-counts").visual)
+    assert not [text for text, severity in notes if severity == "error"]
+
+
+async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_origin):
+    url = gateway_origin + "/api"
+    metadata, thread_id = await seeded_thread(url, "be_chat", "one", "two", "three")
+    app, notes = gateway_app(url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        screen = app.screen
+        inspector = screen.query_one(Inspector)
+        await wait_for(pilot, lambda: len(inspector.timeline.checkpoints) >= 3, what="the history")
+        counts = str(screen.query_one("#thread-counts").visual)
+        assert "1 thread" in counts and " of " not in counts  # the Gateway cannot count
+        await wait_for(
+            pilot,
+            lambda: "does not describe its graph" in str(inspector.graph_view.query_one("#graph-drawing").visual),
+            what="the graph tab's note",
+        )
+
+        screen.thread_list.focus()
+        await pilot.pause()
+        for key, said in (("c", "cannot copy threads"), ("s", "cannot sort threads")):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: any(said in text for text, _ in notes), what=said)
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await wait_for(
+            pilot,
+            lambda: "keeps the messages of the newest checkpoint only" in screen_text(app),
+            what="the past view's note",
+        )
+        await pilot.press("F")
+        await wait_for(pilot, lambda: any("cannot fork" in text for text, _ in notes), what="no fork")
+        assert screen.sidebar.sort[:2] == ("updated_at", "desc")
+    assert not [text for text, severity in notes if severity == "error"], notes

@@ -1,0 +1,174 @@
+"""Pilot: time travel on the real server: step back, read the past, fork, replay, edit."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
+from threadbench.ui.regions.inspector import Inspector
+from threadbench.ui.screens.edit_state import EditStateScreen
+from threadbench.ui.widgets.chat_log import ChatLog
+from threadbench.ui.widgets.thread_list import ThreadList
+
+pytestmark = pytest.mark.server
+
+
+async def three_turns(url: str) -> str:
+    client = get_client(url=url)
+    thread = await client.threads.create(metadata={"suite": uuid.uuid4().hex[:10]})
+    for text in ("hello", "tell me more", "thanks"):
+        await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": text}]})
+    return thread["thread_id"]
+
+
+async def open_it(pilot, url: str, thread_id: str) -> None:
+    app = pilot.app
+    await wait_ready(pilot)
+    thread = await get_client(url=url).threads.get(thread_id)
+    app.screen.query_one("#thread-search").value = f"suite={thread['metadata']['suite']}"
+    threads = app.screen.query_one("#thread-list", ThreadList)
+    await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id])
+    threads.focus()
+    if app.screen.thread_id != thread_id:
+        threads.highlighted = 0
+    inspector = app.screen.query_one(Inspector)
+    await wait_for(
+        pilot, lambda: app.screen.thread_id == thread_id and len(inspector.timeline.checkpoints) > 5, what="history"
+    )
+
+
+def chat_texts(app) -> list[str]:
+    return [
+        view.message.text or getattr(getattr(view, "markdown", None), "text", "")
+        for view in app.screen.query(".message")
+    ]
+
+
+async def test_step_back_read_the_past_fork_and_replay(server_url):
+    thread_id = await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        inspector = app.screen.query_one(Inspector)
+        live_humans = [m.text for m in app.screen.thread_state.messages if m.type == "human"]
+        assert live_humans == ["hello", "tell me more", "thanks"]
+
+        # step back until the chat shows the conversation before the last turn
+        for _ in range(12):
+            await pilot.press("left_square_bracket")
+            await settle(pilot)
+            humans = [m.text for m in app.screen.query_one(ChatLog).messages if m.type == "human"]
+            if humans == ["hello", "tell me more"]:
+                break
+        assert humans == ["hello", "tell me more"]
+        assert inspector.is_past_view
+        assert app.screen.query(".chat-notice")  # clearly marked as a past view
+        past = inspector.timeline.selected
+
+        # fork here with an edited title
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditStateScreen))
+        editor = app.screen.query_one("#state-editor")
+        editor.load_text('{"title": "Forked title"')  # invalid JSON: refused locally
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EditStateScreen)
+        assert editor.text == '{"title": "Forked title"'
+        editor.load_text('{"title": "Forked title"}')
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not isinstance(app.screen, EditStateScreen))
+        await wait_for(pilot, lambda: app.screen.thread_state.title == "Forked title", what="the fork is the head")
+        state = await get_client(url=server_url).threads.get_state(thread_id)
+        assert state["values"]["title"] == "Forked title"
+        assert state["parent_checkpoint"]["checkpoint_id"] == past.checkpoint_id
+        assert [m["content"] for m in state["values"]["messages"] if m["type"] == "human"] == ["hello", "tell me more"]
+        await wait_for(
+            pilot,
+            lambda: inspector.timeline.checkpoints and inspector.timeline.checkpoints[0].title == "Forked title",
+            what="timeline head",
+        )
+
+        # replay from an older checkpoint: the run streams into the chat
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await settle(pilot)
+        assert inspector.is_past_view
+        await pilot.press("p")
+        # what lasts, not the "running" status: a short replay starts and ends between two looks
+        client = get_client(url=server_url)
+        parents: list[str] = []
+        deadline = asyncio.get_running_loop().time() + 30
+        while len(parents) == len(set(parents)):
+            assert asyncio.get_running_loop().time() < deadline, "the replay never ran: no branch in the history"
+            await pilot.pause(0.1)  # the poll's interval, not a wait for something
+            history = await client.threads.get_history(thread_id, limit=100)
+            parents = [h["parent_checkpoint"]["checkpoint_id"] for h in history if h.get("parent_checkpoint")]
+        await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="replay ends")
+        assert len(parents) != len(set(parents))  # some checkpoint has two children: a branch
+
+
+async def test_edit_state_with_invalid_json_sends_nothing(server_url):
+    thread_id = await three_turns(server_url)
+    before = await get_client(url=server_url).threads.get_state(thread_id)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditStateScreen))
+        editor = app.screen.query_one("#state-editor")
+        editor.load_text('{\n  "title": "x",\n  "todos": [\n}')
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, EditStateScreen)
+        assert editor.text == '{\n  "title": "x",\n  "todos": [\n}'
+        assert "line 4" in str(app.screen.query_one("#edit-state-error").visual)
+        await pilot.press("escape")
+    after = await get_client(url=server_url).threads.get_state(thread_id)
+    assert after["checkpoint"]["checkpoint_id"] == before["checkpoint"]["checkpoint_id"]
+
+
+async def test_the_past_view_notice_stays_in_view_while_a_long_past_chat_scrolls(server_url):
+    client = get_client(url=server_url)
+    metadata = tag()
+    thread = await client.threads.create(metadata=metadata, graph_id="agent")
+    thread_id = thread["thread_id"]
+    for turn in range(2):  # two checkpoints of 30 messages each: the past one fills screens too
+        await client.threads.update_state(
+            thread_id,
+            {
+                "messages": [
+                    {
+                        "type": "human" if n % 2 == 0 else "ai",
+                        "content": f"turn {turn} message {n}\n\nwith a second paragraph",
+                        "id": f"m-{turn}-{n}",
+                    }
+                    for n in range(30)
+                ]
+            },
+        )
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        inspector = app.screen.query_one(Inspector)
+        await wait_for(pilot, lambda: len(inspector.timeline.checkpoints) >= 2, what="history")
+        chat = app.screen.query_one(ChatLog)
+        chat.focus()
+        await pilot.press("[")
+        await wait_for(pilot, lambda: inspector.is_past_view and "past view" in screen_text(app), what="the past view")
+        assert chat.max_scroll_y > 0, "(the past chat is longer than the screen)"
+        notice = chat.query_one(".chat-notice")
+
+        def notice_in_view() -> bool:
+            return "past view" in str(notice.render()) and chat.region.contains_region(notice.region)
+
+        await pilot.press("end")
+        await wait_for(pilot, lambda: chat.scroll_y == chat.max_scroll_y, what="the end")
+        await pilot.pause()
+        assert notice_in_view()
+        await pilot.press("home")
+        await wait_for(pilot, lambda: chat.scroll_y == 0, what="the top")
+        await pilot.pause()
+        assert notice_in_view()

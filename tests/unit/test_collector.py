@@ -1,0 +1,94 @@
+"""The garbage-collection policy: full collections wait for an idle moment, never forever."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from support.driving import TERMINAL, make_app, send_in_new_thread, wait_for, wait_ready
+from threadbench.ui.collector import IDLE_SECONDS, MAX_DEFER, NEVER, Collector
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def made():
+    clock, runs, counts = Clock(), [], [(0, 0, 0)]
+    collector = Collector(clock=clock, collect=runs.append, count=lambda: counts[0])
+    collector.start()
+    yield collector, clock, runs, counts
+    collector.stop()
+
+
+def test_start_defers_full_collections_and_stop_gives_them_back():
+    before = gc.get_threshold()
+    collector = Collector()
+    collector.start()
+    try:
+        assert gc.get_threshold()[:2] == before[:2]
+        assert gc.get_threshold()[2] == NEVER
+        assert gc.get_freeze_count() > 0
+    finally:
+        collector.stop()
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_due_collection_runs_once_the_user_is_idle(made):
+    collector, clock, runs, counts = made
+    assert not collector.tick()  # not due
+    counts[0] = (0, 0, 10)  # ten young collections since the last full one: CPython's default
+    collector.input_seen()
+    clock.now += IDLE_SECONDS / 2
+    assert not collector.tick()  # a key was just pressed
+    clock.now += IDLE_SECONDS
+    assert collector.tick()
+    assert runs == [2]
+
+
+def test_streaming_defers_a_due_collection_but_not_past_the_limit(made):
+    collector, clock, runs, counts = made
+    counts[0] = (0, 0, 10)
+    with collector.busy():
+        clock.now += IDLE_SECONDS * 5
+        assert not collector.tick()
+        clock.now += MAX_DEFER
+        assert collector.tick()
+    assert runs == [2]
+    clock.now += IDLE_SECONDS
+    assert collector.tick()  # idle again, and still due (the fake count did not reset)
+
+
+def test_a_collector_started_while_another_holds_the_threshold_still_collects(made):
+    """The threshold another collector left at NEVER (an app that crashed before it
+    stopped) is not taken for the interpreter's: a due collection still runs."""
+    collector, clock, runs, counts = made
+    second = Collector(clock=clock, collect=runs.append, count=lambda: counts[0])
+    second.start()
+    try:
+        counts[0] = (0, 0, 10)
+        clock.now += IDLE_SECONDS
+        assert second.tick() and runs == [2]
+    finally:
+        second.stop()
+    assert gc.get_threshold()[2] != NEVER
+
+
+async def test_the_app_holds_full_collections_while_a_reply_streams(server_url):
+    before = gc.get_threshold()
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        assert gc.get_threshold()[2] == NEVER
+        assert not app.collector.is_busy
+        await send_in_new_thread(pilot, "long 1500")
+        await wait_for(pilot, lambda: app.collector.is_busy, what="the reply streaming")
+        await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run's end")
+        assert not app.collector.is_busy
+    assert gc.get_threshold() == before
