@@ -1,10 +1,12 @@
 """The thread search box's little language.
 
-    status:interrupted  key=value  graph:agent  id:3f2a  free text words
+    status:interrupted  key=value  graph:agent  id:3f2a  free text words  "words said"
 
 Structured parts go to the server (status, metadata, graph); an id prefix and free text
-are matched here, against each page the server returns. Quotes group words, as in a
-shell; a quoted metadata value is always a string (`tag="123"`; `n=123` is a number).
+are matched here, against each page the server returns (title and id). Quotes group words,
+as in a shell; quoted words on their own are searched for inside the conversations (the local
+full-text index, search_index.py), whose threads the server is then asked for by id. A quoted
+metadata value is always a string (`tag="123"`; `n=123` is a number).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ class ThreadFilter:
     graph_id: str = ""
     id_prefix: str = ""
     words: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    """Quoted words, looked for in what the threads say (the full-text index)."""
+    ids: list[str] | None = None
+    """The threads whose conversations hold the phrases (set once the index has answered)."""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -34,7 +40,7 @@ class ThreadFilter:
 
     @property
     def is_empty(self) -> bool:
-        return not (self.status or self.metadata or self.graph_id or self.id_prefix or self.words)
+        return not (self.status or self.metadata or self.graph_id or self.id_prefix or self.words or self.phrases)
 
     def admits(self, thread: ThreadSummary) -> bool:
         """The server's search would list `thread` too, and so would the local filters."""
@@ -43,6 +49,8 @@ class ThreadFilter:
         if self.graph_id and thread.graph_id != self.graph_id:
             return False
         if any(thread.metadata.get(key) != value for key, value in self.metadata.items()):
+            return False
+        if self.phrases and (self.ids is None or thread.thread_id not in self.ids):
             return False
         return self.matches(thread)
 
@@ -55,6 +63,7 @@ class ThreadFilter:
             sort_order=sort_order,  # type: ignore[arg-type]
             limit=limit,
             offset=offset,
+            ids=self.ids or [],
         )
 
     def matches(self, thread: ThreadSummary) -> bool:
@@ -128,5 +137,8 @@ def parse_filter(text: str) -> ThreadFilter:
             quoted = raw.partition("=")[2][:1] in ("'", '"')
             result.metadata[key] = value if quoted else _value(value)
             continue
-        result.words.append(token.casefold())
+        if raw[:1] in ("'", '"') and token.strip():
+            result.phrases.append(token.strip())
+        else:
+            result.words.append(token.casefold())
     return result

@@ -8,8 +8,8 @@ def test_structured_parts_go_to_the_query():
     assert query.status == "interrupted"
     assert query.metadata == {"user": "alice", "n": 3}
     assert query.graph_id == "agent"
-    assert flt.words == ["two words"]
-    assert flt.is_local
+    assert flt.phrases == ["two words"] and flt.words == []  # quoted: searched inside conversations
+    assert not flt.is_local  # the index names the threads; the server is asked for them by id
 
 
 def test_only_plain_integers_and_literals_are_not_strings():
