@@ -1,12 +1,14 @@
 """The thread search box's little language.
 
-    status:interrupted  key=value  graph:agent  id:3f2a  free text words
+    status:interrupted  key=value  graph:agent  id:3f2a  free text words  "words said"
 
 Structured parts go to the server (status, metadata, graph); an id prefix and free text
-are matched here, against each page the server returns. Quotes group words, as in a
-shell; a quoted metadata value is always a string (`tag="123"`). An unquoted number is
-looked for as a number (`n=123`), and as the text "123" when no thread has the number: a tag
-of digits is as often a string (an id, a ticket number), and the server's filter is exact.
+are matched here, against each page the server returns (title and id). Quotes group words,
+as in a shell; quoted words on their own are searched for inside the conversations (the local
+full-text index, search_index.py), whose threads the server is then asked for by id. A quoted
+metadata value is always a string (`tag="123"`). An unquoted number is looked for as a number
+(`n=123`), and as the text "123" when no thread has the number: a tag of digits is as often a
+string (an id, a ticket number), and the server's filter is exact.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ class ThreadFilter:
     graph_id: str = ""
     id_prefix: str = ""
     words: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    """Quoted words, looked for in what the threads say (the full-text index)."""
+    ids: list[str] | None = None
+    """The threads whose conversations hold the phrases (set once the index has answered)."""
     problems: list[str] = field(default_factory=list)
     numbers: tuple[str, ...] = ()
     """Metadata keys whose value was typed as an unquoted number (it may be a string)."""
@@ -40,7 +46,7 @@ class ThreadFilter:
 
     @property
     def is_empty(self) -> bool:
-        return not (self.status or self.metadata or self.graph_id or self.id_prefix or self.words)
+        return not (self.status or self.metadata or self.graph_id or self.id_prefix or self.words or self.phrases)
 
     def admits(self, thread: ThreadSummary) -> bool:
         """The server's search would list `thread` too, and so would the local filters."""
@@ -52,6 +58,8 @@ class ThreadFilter:
             held = thread.metadata.get(key)
             if held != value and not (key in self.numbers and held == str(value)):
                 return False
+        if self.phrases and (self.ids is None or thread.thread_id not in self.ids):
+            return False
         return self.matches(thread)
 
     def numbers_as_text(self) -> ThreadFilter | None:
@@ -71,6 +79,7 @@ class ThreadFilter:
             sort_order=sort_order,  # type: ignore[arg-type]
             limit=limit,
             offset=offset,
+            ids=self.ids or [],
         )
 
     def matches(self, thread: ThreadSummary) -> bool:
@@ -147,5 +156,8 @@ def parse_filter(text: str) -> ThreadFilter:
             is_number = isinstance(result.metadata[key], int) and not isinstance(result.metadata[key], bool)
             result.numbers = (*numbers, key) if is_number else numbers
             continue
-        result.words.append(token.casefold())
+        if raw[:1] in ("'", '"') and token.strip():
+            result.phrases.append(token.strip())
+        else:
+            result.words.append(token.casefold())
     return result

@@ -338,3 +338,16 @@ def test_send_thread_screen(seeded, snap_compare):
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_main_screen_search_inside_conversations(seeded, snap_compare):
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, TOOLS_THREAD)
+        threads = app.screen.query_one("#thread-list")
+        app.screen.query_one("#thread-search").value = 'suite=snap "cached notes"'
+        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [TOOLS_THREAD], what="the match")
+        threads.focus()
+        await settle(pilot)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

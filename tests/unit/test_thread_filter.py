@@ -9,8 +9,8 @@ def test_structured_parts_go_to_the_query():
     assert query.status == "interrupted"
     assert query.metadata == {"user": "alice", "n": 3}
     assert query.graph_id == "agent"
-    assert flt.words == ["two words"]
-    assert flt.is_local
+    assert flt.phrases == ["two words"] and flt.words == []  # quoted: searched inside conversations
+    assert not flt.is_local  # the index names the threads; the server is asked for them by id
 
 
 def test_only_plain_integers_and_literals_are_not_strings():
@@ -33,21 +33,22 @@ def test_free_text_and_id_prefix_match_locally():
 
 
 @pytest.mark.parametrize(
-    ("text", "words", "metadata"),
+    ("text", "words", "metadata", "phrases"),
     [
-        ('"unbalanced', ["unbalanced"], {}),
-        ("[bold]x[/]", ["[bold]x[/]"], {}),
-        ("key=", [], {"key": ""}),
-        ("=value", ["=value"], {}),
-        ("status:", ["status:"], {}),
-        ("\x1b[31m", ["\x1b[31m"], {}),
-        ("\u202e rtl", ["\u202e", "rtl"], {}),
+        ('"unbalanced', [], {}, ["unbalanced"]),
+        ("[bold]x[/]", ["[bold]x[/]"], {}, []),
+        ("key=", [], {"key": ""}, []),
+        ("=value", ["=value"], {}, []),
+        ("status:", ["status:"], {}, []),
+        ("\x1b[31m", ["\x1b[31m"], {}, []),
+        ("\u202e rtl", ["\u202e", "rtl"], {}, []),
     ],
 )
-def test_odd_characters_are_kept_as_typed(text, words, metadata):
-    """Nothing typed is dropped or reinterpreted: it is a word, or a metadata value, as typed."""
+def test_odd_characters_are_kept_as_typed(text, words, metadata, phrases):
+    """Nothing typed is dropped or reinterpreted: it is a word, a phrase (quoted: searched inside
+    conversations) or a metadata value, as typed."""
     flt = parse_filter(text)
-    assert (flt.words, flt.metadata, flt.problems) == (words, metadata, [])
+    assert (flt.words, flt.metadata, flt.phrases, flt.problems) == (words, metadata, phrases, [])
     assert flt.query("updated_at", "desc", 10, 0).metadata == metadata
 
 

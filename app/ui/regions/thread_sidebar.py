@@ -25,6 +25,7 @@ from textual.widgets import Input, Static
 from ...backends.base import BackendError, Conflict, Unauthorized
 from ...config import Profile
 from ...models import ThreadSummary
+from ...search_index import ConversationSearch
 from ...thread_filter import ThreadFilter, parse_filter
 from ...thread_import import ImportProblem, move_thread, supersteps_for
 from ...thread_ops import fetch_thread, sentence, write_title
@@ -46,6 +47,8 @@ SORTS = [
 PAGE_SIZE = 50
 MAX_FILL_PAGES = 20
 """With a local filter (free text), fetch at most this many pages to fill the screen."""
+MAX_TEXT_HITS = 1000
+"""Threads a search inside conversations lists at most (the best matches)."""
 STATUS_POLL_SECONDS = 5.0
 
 
@@ -100,10 +103,11 @@ class ThreadSidebar(Vertical):
         self._loading_earlier = False
         self._total: int | None = None
         """The server's count of threads for the current search (None: unknown, or filtered here)."""
+        self._text_search: ConversationSearch | None = None
 
     def compose(self) -> ComposeResult:
         yield SafeInput(
-            placeholder="/ search  status:interrupted  key=value  graph:agent  id:3f2a",
+            placeholder='/ search  status:interrupted  key=value  graph:agent  id:3f2a  "words said"',
             id="thread-search",
             select_on_focus=False,
         )
@@ -186,6 +190,8 @@ class ThreadSidebar(Vertical):
             return
         flt = self.filter
         try:
+            if not await self._find_said(flt):
+                return
             count_task = self._count_soon(flt)
             shown, offset, exhausted = await self._fetch_filled(flt, 0, PAGE_SIZE)
             if not shown and exhausted and (as_text := flt.numbers_as_text()) is not None:
@@ -224,6 +230,35 @@ class ThreadSidebar(Vertical):
         # when the search fails too, its error is the one reported: this one is only read
         task.add_done_callback(lambda task: task.cancelled() or task.exception())
         return task
+
+    async def _find_said(self, flt: ThreadFilter) -> bool:
+        """For quoted words: the threads whose conversations hold them, from the local index
+        (brought up to date first, with its progress in the counts line), become the ids the
+        server is asked for. False when none does (the list then says so)."""
+        self.thread_list.found_lines = {}
+        if not flt.phrases:
+            return True
+        app = self.app
+        if self._text_search is None:
+            self._text_search = ConversationSearch(app.settings.data_dir)
+        embedded = app.server is not None and app.connection_url == app.server.url
+        server_key = f"embedded:{app.settings.data_dir}" if embedded else app.connection_url or ""
+
+        def progress(done: int, total: int) -> None:
+            if self.filter.phrases and total:
+                self.show_note(f"reading conversations: {done:,} of {total:,} threads changed since last time")
+
+        # Only the threads the rest of the search lets through need to be read again.
+        scoped = flt.query("updated_at", "desc", 1, 0) if (flt.status or flt.metadata or flt.graph_id) else None
+        hits = await self._text_search.find(app.live_backend, server_key, flt.phrases, progress, scoped)
+        flt.ids = [hit.thread_id for hit in hits][:MAX_TEXT_HITS]
+        self.thread_list.found_lines = {hit.thread_id: hit.line for hit in hits}
+        if flt.ids:
+            return True
+        self.thread_list.set_threads([], exhausted=True, end=0)
+        said = " and ".join(f"“{phrase}”" for phrase in flt.phrases)
+        self.show_note(f"no conversation says {said}")
+        return False
 
     async def _fetch_filled(self, flt: ThreadFilter, offset: int, want: int) -> tuple[list[ThreadSummary], int, bool]:
         """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""

@@ -38,9 +38,11 @@ BADGES = {
 }
 
 
-def thread_row(thread: ThreadSummary, now: datetime, width: int = DEFAULT_ROW_WIDTH, waiting: bool = False) -> Content:
+def thread_row(
+    thread: ThreadSummary, now: datetime, width: int = DEFAULT_ROW_WIDTH, waiting: bool = False, found: str = ""
+) -> Content:
     """Two lines, each at most `width` cells: the title; then the status badge, the
-    relative time and metadata tags.
+    relative time and metadata tags; and `found`, the line a text search matched, as a third.
 
     `waiting` marks a thread whose agent asked a question the user left unanswered (a
     DeerFlow clarification leaves the thread idle, so its status does not say so)."""
@@ -57,7 +59,12 @@ def thread_row(thread: ThreadSummary, now: datetime, width: int = DEFAULT_ROW_WI
         ("  " + one_line(tags, 200), "dim italic") if tags else "",
     )
     first = Content.styled(title, "bold" if waiting or thread.phase == "waiting" else "")
-    return Content.assemble(first.truncate(width, ellipsis=True), "\n", second.truncate(width, ellipsis=True))
+    row = Content.assemble(first.truncate(width, ellipsis=True), "\n", second.truncate(width, ellipsis=True))
+    if found:
+        row = Content.assemble(
+            row, "\n", Content.styled("“" + one_line(found, 200), "$text-accent").truncate(width, ellipsis=True)
+        )
+    return row
 
 
 class ThreadList(OptionList):
@@ -91,6 +98,8 @@ class ThreadList(OptionList):
         self.clock = clock or (lambda: datetime.now(UTC))
         self.window = ThreadWindow(self.MAX_ROWS)
         self.waiting: set[str] = set()
+        self.found_lines: dict[str, str] = {}
+        """thread id -> the line a text search matched (shown under the row)."""
         self._lost: str | None = None
         """The highlighted thread while its row is dropped: highlighted again when it is back."""
         self._built_width: int | None = None
@@ -180,7 +189,8 @@ class ThreadList(OptionList):
 
     def _row(self, thread: ThreadSummary, now: datetime) -> Content:
         self._built_width = width = self._row_width()
-        return thread_row(thread, now, width, waiting=thread.thread_id in self.waiting)
+        found = self.found_lines.get(thread.thread_id, "")
+        return thread_row(thread, now, width, waiting=thread.thread_id in self.waiting, found=found)
 
     def _row_width(self) -> int:
         """The cells a row may use: the list's width, less its option padding and the

@@ -1,0 +1,215 @@
+"""Search inside conversations: a local SQLite FTS5 index of every thread's messages, tool calls,
+tool results and title, one file per server in the data dir. No Textual here.
+
+Servers search thread metadata only; this index is what finds a thread by what was said in it.
+It is a cache: each thread's row keeps the `updated_at` it was indexed at, so a refresh reads
+again only the threads that changed, and drops those the server no longer has. Deleting the
+file loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .backends.base import NotFound
+from .models import ChatMessage, ThreadQuery, ThreadState, ThreadSummary
+
+PAGE = 100
+SNIPPET_WORDS = 8
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS threads (thread_id TEXT PRIMARY KEY, updated_at TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS lines USING fts5(
+    thread_id UNINDEXED, kind UNINDEXED, text, tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+
+
+@dataclass(frozen=True)
+class Hit:
+    thread_id: str
+    line: str
+    """The matching line, shortened around the words found (… marks a cut)."""
+
+
+def index_path(data_dir: Path, server_url: str) -> Path:
+    """One file per server: the URL's hash names it (the URL itself may hold a path or port)."""
+    digest = hashlib.sha256(server_url.rstrip("/").encode()).hexdigest()[:16]
+    return data_dir / "search" / f"{digest}.sqlite3"
+
+
+def message_lines(message: ChatMessage) -> Iterable[tuple[str, str]]:
+    """(kind, text) for what a person would search a message for."""
+    if message.text.strip():
+        yield message.type, message.text
+    for call in message.tool_calls:
+        args = json.dumps(call.args, ensure_ascii=False, default=str) if call.args else ""
+        yield "tool call", f"{call.name} {args}".strip()
+
+
+def fts_query(phrases: list[str]) -> str:
+    """Each phrase as an FTS5 string (quotes doubled): all must match, words in order."""
+    return " AND ".join('"' + phrase.replace('"', '""') + '"' for phrase in phrases if phrase.strip())
+
+
+class SearchIndex:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()  # written from a worker thread, read from the event loop's
+        self._db = sqlite3.connect(path, check_same_thread=False)
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def indexed(self) -> dict[str, str]:
+        """thread id -> the updated_at it was indexed at."""
+        with self._lock:
+            return dict(self._db.execute("SELECT thread_id, updated_at FROM threads"))
+
+    def stale(self, threads: list[ThreadSummary]) -> list[ThreadSummary]:
+        """The threads that changed since they were indexed (or never were)."""
+        known = self.indexed()
+        return [t for t in threads if known.get(t.thread_id) != _stamp(t)]
+
+    def put(self, thread: ThreadSummary, state: ThreadState) -> None:
+        rows = [(thread.thread_id, "title", thread.title)] if thread.title else []
+        for message in state.messages:
+            rows.extend((thread.thread_id, kind, text) for kind, text in message_lines(message))
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM lines WHERE thread_id = ?", (thread.thread_id,))
+            self._db.executemany("INSERT INTO lines (thread_id, kind, text) VALUES (?, ?, ?)", rows)
+            self._db.execute(
+                "INSERT OR REPLACE INTO threads (thread_id, updated_at) VALUES (?, ?)",
+                (thread.thread_id, _stamp(thread)),
+            )
+
+    def drop(self, thread_ids: Iterable[str]) -> None:
+        ids = [(thread_id,) for thread_id in thread_ids]
+        with self._lock, self._db:
+            self._db.executemany("DELETE FROM lines WHERE thread_id = ?", ids)
+            self._db.executemany("DELETE FROM threads WHERE thread_id = ?", ids)
+
+    def search(self, phrases: list[str], limit: int = 500) -> list[Hit]:
+        """Threads whose lines hold every phrase (best match first), each with its best line."""
+        query = fts_query(phrases)
+        if not query:
+            return []
+        # A thread matches when each phrase is in one of its lines, not only when one line has all.
+        per_phrase: list[dict[str, str]] = []
+        with self._lock:
+            for phrase in phrases:
+                found: dict[str, str] = {}
+                for thread_id, line in self._db.execute(
+                    "SELECT thread_id, snippet(lines, 2, '', '', '…', ?) FROM lines WHERE lines MATCH ? ORDER BY rank",
+                    (SNIPPET_WORDS, fts_query([phrase])),
+                ):
+                    found.setdefault(thread_id, line)
+                per_phrase.append(found)
+        if not per_phrase:
+            return []
+        first, *others = per_phrase
+        hits = [Hit(thread_id, line) for thread_id, line in first.items() if all(thread_id in o for o in others)]
+        return hits[:limit]
+
+
+async def refresh(
+    index: SearchIndex,
+    backend: Any,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+    scope: ThreadQuery | None = None,
+    run_in_thread: Callable[..., Awaitable[Any]] | None = None,
+) -> tuple[int, int]:
+    """Bring the index up to date with the server: the threads are listed (by pages), the
+    changed ones read again. `scope` (status, metadata, graph) limits that to the threads a
+    search can list anyway; without it, every thread, and those the server no longer has
+    are dropped. Returns (threads read again, threads listed). `run_in_thread` runs the
+    SQLite writes off the event loop (asyncio.to_thread by default)."""
+    to_thread = run_in_thread or asyncio.to_thread
+    base = scope or ThreadQuery()
+    threads: list[ThreadSummary] = []
+    while True:
+        query = base.model_copy(update={"limit": PAGE, "offset": len(threads), "ids": []})
+        page = await backend.search_threads(query)
+        threads.extend(page)
+        if len(page) < PAGE:
+            break
+    if scope is None:
+        listed = {t.thread_id for t in threads}
+        gone = [thread_id for thread_id in index.indexed() if thread_id not in listed]
+        if gone:
+            await to_thread(index.drop, gone)
+    stale = index.stale(threads)
+    progress(0, len(stale))
+    for done, thread in enumerate(stale, 1):
+        try:
+            state = await backend.get_state(thread.thread_id)
+        except NotFound:  # deleted meanwhile: dropped at the next refresh
+            continue
+        await to_thread(index.put, thread, state)
+        progress(done, len(stale))
+    return len(stale), len(threads)
+
+
+def _stamp(thread: ThreadSummary) -> str:
+    return thread.updated_at.isoformat() if thread.updated_at else ""
+
+
+REFRESH_SECONDS = 60.0
+"""A text search reads the server again for changed threads at most this often."""
+
+
+class ConversationSearch:
+    """The index of the server in use, brought up to date before a text search (at most every
+    REFRESH_SECONDS); the searches typed while it refreshes wait for the same refresh."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self._index: SearchIndex | None = None
+        self._key = ""
+        self._refreshes: dict[str, tuple[asyncio.Task[tuple[int, int]], float]] = {}
+        """scope -> its last refresh and when it began."""
+
+    def index_for(self, server_key: str) -> SearchIndex:
+        if self._index is None or server_key != self._key:
+            if self._index is not None:
+                self._index.close()
+            self._index, self._key = SearchIndex(index_path(self.data_dir, server_key)), server_key
+            self._refreshes.clear()
+        return self._index
+
+    async def find(
+        self,
+        backend: Any,
+        server_key: str,
+        phrases: list[str],
+        progress: Callable[[int, int], None],
+        scope: ThreadQuery | None = None,
+    ) -> list[Hit]:
+        """The threads that said `phrases`, once the threads in `scope` are indexed as they are now."""
+        index = self.index_for(server_key)
+        key = scope.model_dump_json(include={"status", "metadata", "graph_id"}) if scope else ""
+        task, started = self._refreshes.get(key, (None, 0.0))
+        now = time.monotonic()
+        failed = task is not None and task.done() and (task.cancelled() or task.exception() is not None)
+        if task is None or failed or (task.done() and now - started > REFRESH_SECONDS):
+            task = asyncio.ensure_future(refresh(index, backend, progress, scope))
+            self._refreshes[key] = (task, now)
+        await asyncio.shield(task)  # a keystroke cancels this search, not the refresh
+        return await asyncio.to_thread(index.search, phrases)
+
+    def close(self) -> None:
+        for task, _ in self._refreshes.values():
+            task.cancel()
+        if self._index is not None:
+            self._index.close()
