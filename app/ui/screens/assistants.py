@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -27,9 +28,8 @@ from ...run_options import assistant_value
 from ...server_objects import AssistantInfo
 from ..text import clean, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
-from .confirm import ConfirmScreen
 from .object_form import FormField, ObjectFormScreen
-from .objects_base import ObjectsScreen, error_text
+from .objects_base import ObjectsScreen
 
 if TYPE_CHECKING:
     from ...backends.base import Backend
@@ -317,22 +317,17 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             FormField("metadata", "Metadata (JSON; empty: none)", json=True, placeholder='{"team": "docs"}'),
         ]
 
-        async def submit(values: dict[str, str]) -> tuple[Any, str]:
+        async def make(values: dict[str, str]) -> AssistantInfo:
             graph = values["graph"].strip()
             if not graph:
-                return None, "Type the graph the assistant runs."
-            try:
-                config, context, metadata = self._checked(values, await self._schemas(graph))
-                made = await self.editor.create_assistant(
-                    graph, name=values["name"].strip(), config=config, context=context, metadata=metadata
-                )
-            except TypedWrong as wrong:
-                return None, str(wrong)
-            except BackendError as error:
-                return None, error_text(error)
-            return made, ""
+                raise TypedWrong("Type the graph the assistant runs.")
+            config, context, metadata = self._checked(values, await self._schemas(graph))
+            return await self.editor.create_assistant(
+                graph, name=values["name"].strip(), config=config, context=context, metadata=metadata
+            )
 
-        self.app.push_screen(ObjectFormScreen("New assistant", fields, submit, save="Create"), callback=self._made)
+        form = ObjectFormScreen("New assistant", fields, self.form_submit(make), save="Create")
+        self.app.push_screen(form, callback=self._made)
 
     def _made(self, assistant: AssistantInfo | None) -> None:
         if assistant is not None:
@@ -355,24 +350,18 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             FormField("metadata", "Metadata (JSON)", json.dumps(assistant.metadata, indent=2), json=True),
         ]
 
-        async def submit(values: dict[str, str]) -> tuple[Any, str]:
-            try:
-                config, context, metadata = self._checked(values, await self._schemas(assistant.assistant_id))
-                edited = await self.editor.update_assistant(
-                    assistant.assistant_id,
-                    name=values["name"].strip() or None,
-                    config=config,
-                    context=context,
-                    metadata=metadata,
-                )
-            except TypedWrong as wrong:
-                return None, str(wrong)
-            except BackendError as error:
-                return None, error_text(error)
-            return edited, ""
+        async def make(values: dict[str, str]) -> AssistantInfo:
+            config, context, metadata = self._checked(values, await self._schemas(assistant.assistant_id))
+            return await self.editor.update_assistant(
+                assistant.assistant_id,
+                name=values["name"].strip() or None,
+                config=config,
+                context=context,
+                metadata=metadata,
+            )
 
         title = f"Edit {assistant.name or assistant.assistant_id} (saved as a new version)"
-        self.app.push_screen(ObjectFormScreen(title, fields, submit), callback=self._made)
+        self.app.push_screen(ObjectFormScreen(title, fields, self.form_submit(make)), callback=self._made)
 
     def action_delete(self) -> None:
         assistant = self.highlighted_assistant()
@@ -384,17 +373,10 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         question = Content.assemble(
             "Delete the assistant ", (clean(assistant.name or assistant.assistant_id), "bold"), " and its versions?"
         )
-        if not await self.app.push_screen_wait(ConfirmScreen(question)):
-            return
-        try:
-            await self.editor.delete_assistant(assistant.assistant_id)
-        except BackendError as error:
-            self.failed("Deleting the assistant", error)
-            return
-        if not self.is_attached:  # closed while the server answered
-            return
-        self.set_status(f"Deleted {assistant.name or assistant.assistant_id}.")
-        self.load()
+        deleting = partial(self.editor.delete_assistant, assistant.assistant_id)
+        if await self.confirmed(question, deleting, "Deleting the assistant"):
+            self.set_status(f"Deleted {assistant.name or assistant.assistant_id}.")
+            self.load()
 
     def action_use(self) -> None:
         assistant = self.highlighted_assistant()
@@ -407,6 +389,3 @@ class AssistantsScreen(ObjectsScreen[str | None]):
 
     def action_focus_search(self) -> None:
         self.query_one("#assistant-search", Input).focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -6,7 +6,8 @@ Where a server has no crons, the screen says so."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,9 +21,8 @@ from ...object_input import TypedWrong, parse_json_object
 from ...server_objects import CronJob
 from ..text import clean, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
-from .confirm import ConfirmScreen
 from .object_form import FormField, ObjectFormScreen
-from .objects_base import ObjectsScreen, error_text
+from .objects_base import ObjectsScreen
 
 if TYPE_CHECKING:
     from ...backends.base import Backend
@@ -153,25 +153,20 @@ class CronsScreen(ObjectsScreen[None]):
             FormField("input", "Input (JSON)", '{"messages": [{"role": "user", "content": ""}]}', json=True),
         ]
 
-        async def submit(values: dict[str, str]) -> tuple[Any, str]:
+        async def make(values: dict[str, str]) -> CronJob:
             schedule = " ".join(values["schedule"].split())
             assistant = values["assistant"].strip()
-            try:
-                if not schedule:
-                    raise TypedWrong("Type a schedule, like 0 9 * * 1-5 (9:00 on weekdays).")
-                if not assistant:
-                    raise TypedWrong("Type the assistant or graph the cron runs.")
-                payload = parse_json_object(values["input"], "input", empty={})
-                made = await self.scheduler.create_cron(
-                    schedule, assistant_id=assistant, thread_id=values["thread"].strip() or None, input=payload
-                )
-            except TypedWrong as wrong:
-                return None, str(wrong)
-            except BackendError as error:
-                return None, error_text(error)
-            return made, ""
+            if not schedule:
+                raise TypedWrong("Type a schedule, like 0 9 * * 1-5 (9:00 on weekdays).")
+            if not assistant:
+                raise TypedWrong("Type the assistant or graph the cron runs.")
+            payload = parse_json_object(values["input"], "input", empty={})
+            return await self.scheduler.create_cron(
+                schedule, assistant_id=assistant, thread_id=values["thread"].strip() or None, input=payload
+            )
 
-        self.app.push_screen(ObjectFormScreen("New cron", fields, submit, save="Create"), callback=self._made)
+        form = ObjectFormScreen("New cron", fields, self.form_submit(make), save="Create")
+        self.app.push_screen(form, callback=self._made)
 
     def _made(self, cron: CronJob | None) -> None:
         if cron is not None:
@@ -186,20 +181,9 @@ class CronsScreen(ObjectsScreen[None]):
     @work(exit_on_error=False, group="crons-edit")
     async def delete(self, cron: CronJob) -> None:
         question = Content.assemble("Delete the cron ", (clean(cron.schedule), "bold"), f" ({cron.cron_id})?")
-        if not await self.app.push_screen_wait(ConfirmScreen(question)):
-            return
-        try:
-            await self.scheduler.delete_cron(cron.cron_id)
-        except BackendError as error:
-            self.failed("Deleting the cron", error)
-            return
-        if not self.is_attached:  # closed while the server answered
-            return
-        self.load()
+        if await self.confirmed(question, partial(self.scheduler.delete_cron, cron.cron_id), "Deleting the cron"):
+            self.load()
 
     def action_reload(self) -> None:
         if not lacks(self.backend, HasCrons, ""):
             self.load()
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -5,6 +5,7 @@ server lacks the feature; errors said in the status line, never a crash."""
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.content import Content
@@ -12,8 +13,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ...backends.base import BackendError
+from ...object_input import TypedWrong
 from ...styles import STYLES
 from ..text import plain
+from .confirm import ConfirmScreen
 
 if TYPE_CHECKING:
     from ...backends.base import Backend
@@ -76,6 +79,38 @@ class ObjectsScreen(ModalScreen[T]):
         lacking = self.query_one(".objects-lacking", Static)
         lacking.update(plain(text))
         lacking.display = True
+
+    @staticmethod
+    def form_submit(
+        make: Callable[[dict[str, str]], Awaitable[Any]],
+    ) -> Callable[[dict[str, str]], Awaitable[tuple[Any, str]]]:
+        """A form's submit from `make(values)`: (what it made, "") or (None, why not), when what
+        was typed is refused here (TypedWrong) or by the server; the form then stays open."""
+
+        async def submit(values: dict[str, str]) -> tuple[Any, str]:
+            try:
+                return await make(values), ""
+            except TypedWrong as wrong:
+                return None, str(wrong)
+            except BackendError as error:
+                return None, error_text(error)
+
+        return submit
+
+    async def confirmed(self, question: Content, act: Callable[[], Awaitable[object]], doing: str) -> bool:
+        """Ask `question`, then `act`; False when declined, refused (said in the status line) or
+        the screen was closed while the server answered."""
+        if not await self.app.push_screen_wait(ConfirmScreen(question)):
+            return False
+        try:
+            await act()
+        except BackendError as error:
+            self.failed(doing, error)
+            return False
+        return self.is_attached
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
     def clock_now(self) -> Any:
         return self.app.clock()  # type: ignore[attr-defined]

@@ -205,9 +205,6 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
 
     # -- actions -----------------------------------------------------------------------------------
 
-    def action_close(self) -> None:
-        self.dismiss(None)
-
     def action_reload(self) -> None:
         if not lacks(self.backend, ListsRuns, ""):
             self.load()

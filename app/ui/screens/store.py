@@ -9,6 +9,7 @@ semantic search where the server has an index; where it has none, the screen say
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -24,9 +25,8 @@ from ...object_input import TypedWrong, namespace_text, parse_json_object, parse
 from ...server_objects import StoreItem
 from ..text import clean, one_line, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
-from .confirm import ConfirmScreen
 from .object_form import FormField, ObjectFormScreen
-from .objects_base import ObjectsScreen, error_text
+from .objects_base import ObjectsScreen
 
 if TYPE_CHECKING:
     from ...backends.base import Backend
@@ -262,21 +262,17 @@ class StoreScreen(ObjectsScreen[None]):
             ),
         ]
 
-        async def submit(values: dict[str, str]) -> tuple[Any, str]:
-            try:
-                namespace = parse_namespace(values["namespace"])
-                key = values["key"].strip()
-                if not key:
-                    raise TypedWrong("Type the item's key.")
-                value = parse_json_object(values["value"], "value")
-                await self.store.store_put(namespace, key, value)
-            except TypedWrong as wrong:
-                return None, str(wrong)
-            except BackendError as error:
-                return None, error_text(error)
-            return (namespace, key), ""
+        async def make(values: dict[str, str]) -> tuple[list[str], str]:
+            namespace = parse_namespace(values["namespace"])
+            key = values["key"].strip()
+            if not key:
+                raise TypedWrong("Type the item's key.")
+            value = parse_json_object(values["value"], "value")
+            await self.store.store_put(namespace, key, value)
+            return namespace, key
 
-        self.app.push_screen(ObjectFormScreen("Put an item", fields, submit, save="Put"), callback=self._put)
+        form = ObjectFormScreen("Put an item", fields, self.form_submit(make), save="Put")
+        self.app.push_screen(form, callback=self._put)
 
     def _put(self, done: tuple[list[str], str] | None) -> None:
         if done is None:
@@ -301,17 +297,10 @@ class StoreScreen(ObjectsScreen[None]):
             (clean(namespace_text(item.namespace)), "bold"),
             "?",
         )
-        if not await self.app.push_screen_wait(ConfirmScreen(question)):
-            return
-        try:
-            await self.store.store_delete(item.namespace, item.key)
-        except BackendError as error:
-            self.failed("Deleting the item", error)
-            return
-        if not self.is_attached:  # closed while the server answered
-            return
-        self.load_items()
-        self.load_namespaces()
+        deleting = partial(self.store.store_delete, item.namespace, item.key)
+        if await self.confirmed(question, deleting, "Deleting the item"):
+            self.load_items()
+            self.load_namespaces()
 
     def action_focus_query(self) -> None:
         self.query_one("#store-query", Input).focus()
@@ -322,6 +311,3 @@ class StoreScreen(ObjectsScreen[None]):
         self.load_namespaces()
         if self.namespace:
             self.load_items()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
