@@ -56,6 +56,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from ..widgets.timeline import Timeline
     from .assistants import AssistantsScreen
     from .cancel_run import CancelRunScreen
+    from .choose import ChooseScreen
     from .confirm import ConfirmScreen
     from .connection import ConnectionScreen
     from .crons import CronsScreen
@@ -87,6 +88,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Answer: tool decision", DecisionPicker, False),
         ("Inbox", InboxScreen, False),
         ("Which graph", PickGraphScreen, False),
+        ("Send to a server", ChooseScreen, False),
         ("New thread", NewThreadScreen, False),
         ("Run options", RunOptionsScreen, False),
         ("Edit state", EditStateScreen, False),
