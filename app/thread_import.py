@@ -122,13 +122,31 @@ def _changed_values(before: dict[str, Any], after: dict[str, Any]) -> dict[str, 
     for key, value in after.items():
         old = before.get(key)
         if key == "messages" and isinstance(value, list) and isinstance(old, list):
-            seen = {_fingerprint(m) for m in old}
-            new = [m for m in value if _fingerprint(m) not in seen]
+            new = _new_messages(old, value)
             if new:
                 changed[key] = new
         elif value != old:
             changed[key] = value
     return changed
+
+
+def _new_messages(old: list[Any], now: list[Any]) -> list[Any]:
+    """The messages of `now` that `old` does not hold as they are: found by id (a dict compare,
+    once per checkpoint, since every checkpoint holds the whole conversation), or, for a
+    message without an id, by its JSON."""
+    by_id = {m["id"]: m for m in old if isinstance(m, dict) and m.get("id")}
+    unnamed: set[str] | None = None
+    new = []
+    for message in now:
+        if isinstance(message, dict) and message.get("id"):
+            if by_id.get(message["id"]) != message:
+                new.append(message)
+            continue
+        if unnamed is None:
+            unnamed = {_fingerprint(m) for m in old if not (isinstance(m, dict) and m.get("id"))}
+        if _fingerprint(message) not in unnamed:
+            new.append(message)
+    return new
 
 
 def _fingerprint(message: Any) -> str:

@@ -75,7 +75,7 @@ async def main(args) -> list:
         await settle(app, 0.5)
         store = StoreScreen(app.backend)
         await app.push_screen(store)
-        tree = store.tree
+        tree = store.namespace_tree
         await wait_until(lambda: len(tree.root.children) > 0, timeout=60, what="the namespaces")
         await settle(app, 0.3)
         meter.start()

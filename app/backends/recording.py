@@ -4,6 +4,7 @@ untouched, the optional capabilities included."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,7 @@ class RecordingBackend:
 
     async def _begin(self, thread_id: str, request: RunRequest | None) -> RunRecorder:
         try:
-            thread = await self.inner.get_thread(thread_id)
-            state = await self.inner.get_state(thread_id)
+            thread, state = await asyncio.gather(self.inner.get_thread(thread_id), self.inner.get_state(thread_id))
         except BackendError:  # a thread the first run creates (10xGraph): nothing before it
             thread, state = ThreadSummary(thread_id=thread_id), ThreadState(thread_id=thread_id)
         recorder = RunRecorder.in_folder(self.folder, thread_id, self._redact)
@@ -62,8 +62,8 @@ class RecordingBackend:
             if not finished:  # refused, cut or cancelled: no more server calls, just close the file
                 recorder.end(None, None)
         try:
-            state: ThreadState | None = await self.inner.get_state(thread_id)
-            thread: ThreadSummary | None = await self.inner.get_thread(thread_id)
+            state, thread = await asyncio.gather(self.inner.get_state(thread_id), self.inner.get_thread(thread_id))
         except BackendError:
-            state = thread = None
+            recorder.end(None, None)
+            return
         recorder.end(state, thread)
