@@ -209,3 +209,59 @@ def load_recording(path: Path) -> Recording:
     if not recording.duration and recording.events:
         recording.duration = recording.events[-1][0]
     return recording
+
+
+@dataclass(frozen=True)
+class RecordingInfo:
+    """What a list of recordings shows of one, read from its first line only."""
+
+    path: Path
+    recorded_at: datetime
+    server: str
+    thread_title: str
+    sent: str
+    """What the run was sent: the last input message, else what kind of run it was."""
+
+
+def list_recordings(folder: Path, limit: int = 100) -> list[RecordingInfo]:
+    """The newest `limit` recordings in `folder`, newest first; other files are left out."""
+    try:
+        paths = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return []
+    found = []
+    for path in paths:
+        try:
+            with path.open(encoding="utf-8") as file:
+                head = json.loads(file.readline())
+            if not isinstance(head, dict) or head.get("format") != FORMAT:
+                continue
+            thread = ThreadSummary.model_validate(head["thread"])
+            request = RunRequest.model_validate(head["request"]) if head.get("request") else None
+            found.append(
+                RecordingInfo(
+                    path=path,
+                    recorded_at=datetime.fromisoformat(head["recorded_at"]),
+                    server=str(head.get("server") or ""),
+                    thread_title=thread.display_title,
+                    sent=_what_was_sent(request),
+                )
+            )
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+            continue
+        if len(found) == limit:
+            break
+    return found
+
+
+def _what_was_sent(request: RunRequest | None) -> str:
+    if request is None:
+        return "a run joined as it streamed"
+    messages = (request.input or {}).get("messages")
+    if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
+        content = messages[-1].get("content")
+        if isinstance(content, str) and content.strip():
+            return content
+    if request.command is not None:
+        return "an answer to the agent"
+    return "a replay from a checkpoint" if request.checkpoint_id else "a run"

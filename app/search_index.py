@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .backends.base import NotFound
+from .backends.base import Backend, NotFound
 from .models import ChatMessage, ThreadQuery, ThreadState, ThreadSummary
 
 PAGE = 100
@@ -97,7 +97,7 @@ class SearchIndex:
 
     def put_many(self, read: list[tuple[ThreadSummary, ThreadState]]) -> None:
         """Index these threads as they are now (one transaction)."""
-        rows = []
+        rows: list[tuple[str, str, str]] = []
         for thread, state in read:
             rows.extend(_lines(thread, state))
         with self._lock, self._db:
@@ -176,7 +176,7 @@ async def refresh(
     return len(stale), len(threads)
 
 
-async def _state_or_none(backend: Any, thread_id: str) -> ThreadState | None:
+async def _state_or_none(backend: Backend, thread_id: str) -> ThreadState | None:
     try:
         return await backend.get_state(thread_id)
     except NotFound:  # deleted meanwhile: dropped at the next refresh

@@ -4,16 +4,19 @@ Screens do the work of each view; the app starts the embedded server in the back
 (the UI is interactive at once and says so while it boots) and hands screens a ready
 backend. App-level keys: help (f1, ?), the command palette (ctrl+p), another server
 (ctrl+o, switch_server), export (ctrl+s), theme (ctrl+t, remembered in the config file),
-$EDITOR for the focused text box (f4), copy the last reply (y).
+$EDITOR for the focused text box (f4), copy the last reply (y), record runs (f8) and replay
+a recording (f9).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -43,11 +46,12 @@ from .commands import ThreadbenchCommands
 from .editor import EditorError, edit_in_editor
 from .main_screen import MainScreen, find_main_screen
 from .regions.inspector import FilterInput
+from .screens.choose import ChooseScreen
 from .screens.confirm import ConfirmScreen
 from .screens.connection import Connection, ConnectionScreen
 from .screens.export import ExportScreen
 from .screens.help import HelpScreen, all_binding_ids
-from .text import clean
+from .text import clean, one_line, relative_time
 
 MAX_SERVER_RESTARTS = 3
 WARM_UP_AFTER = 1.0
@@ -81,6 +85,22 @@ class ThreadbenchApp(App[None]):
             show=False,
             id="app.export",
             tooltip="Export the thread to Markdown or JSON",
+        ),
+        Binding(
+            "f8",
+            "toggle_recording",
+            "Record runs",
+            show=False,
+            id="app.record",
+            tooltip="Record every run to the recordings folder (on, off)",
+        ),
+        Binding(
+            "f9",
+            "replay_recording",
+            "Replay a recording",
+            show=False,
+            id="app.replay",
+            tooltip="Replay a recorded run, with no server",
         ),
         Binding("ctrl+t", "change_theme", "Theme", show=False, id="app.theme", tooltip="Change the theme (remembered)"),
         Binding(
@@ -120,7 +140,9 @@ class ThreadbenchApp(App[None]):
         self.clock = clock or (lambda: datetime.now(UTC))
         self.monotonic = monotonic
         """Wall clock and elapsed-time source; snapshot tests freeze both."""
-        self._wrap_backend = recorded(settings, wrap_backend or (lambda backend: backend))
+        self._wrap = wrap_backend or (lambda backend: backend)
+        self.recording_to: Path | None = settings.record_dir
+        """The folder every run is written to (--record DIR, or F8), or None."""
         self._given_backend = backend
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
@@ -439,6 +461,13 @@ class ThreadbenchApp(App[None]):
             text = f"Cannot connect to {url}: " + error.with_hint("\n")
             self.notify(clean(text), severity="error", timeout=8, markup=False)
             return False
+        await self.use_backend(backend, kind, url, profile)
+        log.info("connected to %s (%s%s)", url, kind, f", profile {profile}" if profile else "")
+        self.notify(f"Connected to {url} ({kind}).", timeout=3, markup=False)
+        return True
+
+    async def use_backend(self, backend: Backend, kind: str, url: str, profile: str | None = None) -> None:
+        """Show `backend` from now on: the old one is closed and the main screen made again."""
         old, self.backend = self.backend, backend
         self.backend_kind = kind
         self.connection_url = url
@@ -465,8 +494,96 @@ class ThreadbenchApp(App[None]):
                 await old.close()
             except Exception as error:  # a dead server: nothing to close politely
                 log.info("closing the old backend: %s", error)
-        log.info("connected to %s (%s%s)", url, kind, f", profile {profile}" if profile else "")
-        self.notify(f"Connected to {url} ({kind}).", timeout=3, markup=False)
+
+    def _wrap_backend(self, backend: Backend) -> Backend:
+        """The caller's wrapper (tests, bench), then the recorder while runs are recorded."""
+        backend = self._wrap(backend)
+        return backend if self.recording_to is None else self._recorder(backend, self.recording_to)
+
+    def _recorder(self, backend: Backend, folder: Path) -> Backend:
+        from ..backends.recording import RecordingBackend
+        from ..logs import redact
+
+        return RecordingBackend(backend, folder, redact)
+
+    # -- recording and replay ----------------------------------------------------------------------
+
+    @property
+    def recordings_folder(self) -> Path:
+        return self.recording_to or self.settings.record_dir or self.settings.data_dir / "recordings"
+
+    def action_toggle_recording(self) -> None:
+        from ..backends.recording import RecordingBackend
+        from ..backends.replay import ReplayBackend
+
+        backend = self.backend
+        if isinstance(backend, ReplayBackend):
+            self.notify("This is a replay: there is no server run to record.", severity="warning", timeout=3)
+            return
+        folder = self.recordings_folder
+        if self.recording_to is not None:
+            self.recording_to = None
+            written = 0
+            if isinstance(backend, RecordingBackend):  # a run streaming now finishes its file
+                written, self.backend = len(backend.written), backend.inner
+            runs = "1 run" if written == 1 else f"{written} runs"
+            self.notify(f"Recording stopped: {runs} written to {folder}", timeout=4, markup=False)
+        else:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                self.notify(f"Cannot record to {folder}: {error.strerror or error}", severity="error", markup=False)
+                return
+            self.recording_to = folder
+            if backend is not None:
+                self.backend = self._recorder(backend, folder)
+            self.notify(f"Recording every run to {folder} (F8 stops, F9 replays)", timeout=4, markup=False)
+        main = find_main_screen(self)
+        if main is not None:
+            main.connection.show()
+
+    def action_replay_recording(self) -> None:
+        from ..recording import list_recordings
+
+        folder = self.recordings_folder
+        found = list_recordings(folder)
+        if not found:
+            self.notify(
+                f"No recordings in {folder}. F8 records the runs you make; "
+                "`threadbench replay FILE` replays a file from elsewhere.",
+                timeout=6,
+                markup=False,
+            )
+            return
+        now = self.clock()
+        choices = [
+            (
+                str(info.path),
+                one_line(info.sent, 48),
+                f"{one_line(info.thread_title, 30)} · {relative_time(info.recorded_at, now)} · {info.server}",
+            )
+            for info in found
+        ]
+        text = f"Newest first, from {folder}. A replay needs no server: ctrl+o connects to one again."
+        self.push_screen(ChooseScreen("Replay a recording", text, choices), callback=self._replay_chosen)
+
+    def _replay_chosen(self, path: str | None) -> None:
+        if path:
+            self.run_worker(self.replay(Path(path)), group="connect", exclusive=True, exit_on_error=False)
+
+    async def replay(self, path: Path) -> bool:
+        """Show the run recorded in `path` in place of the server (its thread, to open and watch)."""
+        from ..backends.replay import ReplayBackend
+        from ..recording import RecordingError, load_recording
+
+        try:
+            recording = await asyncio.to_thread(load_recording, path)
+        except RecordingError as error:
+            self.notify(str(error), severity="error", timeout=8, markup=False)
+            return False
+        backend = ReplayBackend(recording, path)
+        await self.use_backend(backend, "replay", backend.url)
+        self.notify(f"Replaying {path.name}: open its thread (enter) to watch the run.", timeout=4, markup=False)
         return True
 
     def _redact(self, secret: str | None) -> None:
@@ -573,14 +690,3 @@ def run_options_from(config: dict) -> RunOptions:
         options.send_as = send_as
     options.values = values
     return options
-
-
-def recorded(settings: Settings, wrap: Callable[[Backend], Backend]) -> Callable[[Backend], Backend]:
-    """`wrap`, then, with --record DIR, every run the backend streams written to DIR."""
-    folder = settings.record_dir
-    if folder is None:
-        return wrap
-    from ..backends.recording import RecordingBackend
-    from ..logs import redact
-
-    return lambda backend: RecordingBackend(wrap(backend), folder, redact)

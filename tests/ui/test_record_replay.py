@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,7 @@ from threadbench.recording import (
     RunRecorder,
     event_from_json,
     event_to_json,
+    list_recordings,
     load_recording,
     public_address,
 )
@@ -209,6 +211,24 @@ async def test_cancel_stops_the_replay_where_it_is() -> None:
     assert (await backend.get_thread(recording.thread.thread_id)).status == "interrupted"
 
 
+def test_the_list_of_recordings_is_newest_first_and_skips_other_files(tmp_path: Path) -> None:
+    import os
+
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    old.write_bytes(FIXTURE.read_bytes())
+    head, *rest = FIXTURE.read_text().splitlines()
+    joined = json.loads(head) | {"request": None}
+    new.write_text("\n".join([json.dumps(joined), *rest]))
+    os.utime(old, (1, 1))
+    (tmp_path / "notes.jsonl").write_text('{"some": "other file"}\n')
+    (tmp_path / "broken.jsonl").write_text("not json\n")
+    found = list_recordings(tmp_path)
+    assert [info.path for info in found] == [new, old]
+    assert [info.sent for info in found] == ["a run joined as it streamed", "plan a report"]
+    assert found[1].thread_title == "Hello" and found[1].server == "http://127.0.0.1:44537"
+    assert list_recordings(tmp_path / "missing") == []
+
+
 # -- in the app ----------------------------------------------------------------------------------------
 
 
@@ -301,3 +321,71 @@ def test_the_app_records_when_asked(server_url: str, tmp_path: Path) -> None:
     app = ThreadbenchApp(settings)
     backend = app._wrap_backend(LangGraphBackend(server_url))
     assert isinstance(backend, RecordingBackend) and backend.folder == tmp_path / "rec"
+
+
+# -- F8 records, F9 replays: from inside the app -----------------------------------------------------
+
+
+async def test_f8_records_the_runs_made_and_f9_replays_one(server_url: str, tmp_path: Path) -> None:
+    from support.driving import ai_texts, make_app, notices, send_in_new_thread
+    from threadbench.ui.screens.choose import ChooseScreen
+
+    app = make_app(server_url, tmp_path)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("f8")
+        folder = tmp_path / "recordings"
+        await wait_for(pilot, lambda: "◉ rec" in screen_text(app), what="the recording mark")
+        assert isinstance(app.backend, RecordingBackend) and app.backend.folder == folder
+        await send_in_new_thread(pilot, "hello recorder")
+        await wait_for(pilot, lambda: len(ai_texts(app)) == 1, what="the reply")
+        await wait_for(pilot, lambda: len(list(folder.glob("*.jsonl"))) == 1, what="the recording")
+        written = next(folder.glob("*.jsonl"))
+        await wait_for(pilot, lambda: load_recording(written).state_after is not None, what="its end")
+        reply = ai_texts(app)[0]
+
+        app.screen.query_one("#thread-list").focus()
+        await pilot.press("f8")
+        await wait_for(pilot, lambda: "◉ rec" not in screen_text(app), what="the mark gone")
+        assert not isinstance(app.backend, RecordingBackend)
+        assert any("1 run written" in n for n in notices(app))
+
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChooseScreen), what="the recordings")
+        first = app.screen.query_one("#choose-list").get_option_at_index(0)
+        assert "hello recorder" in str(first.prompt)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.backend, ReplayBackend), what="the replay")
+        await wait_ready(pilot)
+        app.screen.query_one("#thread-list").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: ai_texts(app)[-1:] == [reply], timeout=60, what="the replayed reply")
+
+
+async def test_f9_with_no_recordings_says_where_it_looked(tmp_path: Path) -> None:
+    from support.driving import notices
+
+    app = replay_app(ReplayBackend(load_recording(FIXTURE), FIXTURE, instant=True), tmp_path)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: any("No recordings in" in n for n in notices(app)), what="the note")
+        await pilot.press("f8")
+        await wait_for(pilot, lambda: any("no server run to record" in n for n in notices(app)), what="the refusal")
+        assert app.recording_to is None
+
+
+def test_snapshot_choose_a_recording(snap_compare) -> None:
+    data_dir = Path("/tmp/threadbench-snapshot-recordings")  # the dialog names the folder
+    shutil.rmtree(data_dir, ignore_errors=True)
+    (data_dir / "recordings").mkdir(parents=True)
+    (data_dir / "recordings" / FIXTURE.name).write_bytes(FIXTURE.read_bytes())
+    app = replay_app(ReplayBackend(load_recording(FIXTURE), FIXTURE, instant=True), data_dir)
+
+    async def chooser(pilot) -> None:
+        await wait_ready(pilot)
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: app.screen.query("#choose-list"), what="the recordings")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=TERMINAL, run_before=chooser)

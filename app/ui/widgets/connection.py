@@ -48,6 +48,8 @@ class ConnectionIndicator(Static):
             content = Content.assemble(("● ", "$success"), (clean(where), "dim"))
         else:
             content = Content.assemble(("○ offline ", "bold $error"), (clean(detail), "dim"))
+        if self.app.recording_to is not None:
+            content = Content.assemble(("◉ rec ", "bold $error"), content)
         self.update(content)
 
     @work(exclusive=True, group="health", exit_on_error=False)
