@@ -70,6 +70,14 @@ def fts_query(phrases: list[str]) -> str:
     return " AND ".join('"' + phrase.replace('"', '""') + '"' for phrase in phrases if phrase.strip())
 
 
+@dataclass(frozen=True)
+class Found:
+    hits: list[Hit]
+    fresher: asyncio.Task[tuple[int, int]] | None = None
+    """The refresh still going on when the index answered (None: the answer is fresh).
+    It returns (threads read again, threads listed): search again if it read any."""
+
+
 class SearchIndex:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -81,6 +89,10 @@ class SearchIndex:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def has_threads(self) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM threads LIMIT 1").fetchone() is not None
 
     def indexed(self) -> dict[str, str]:
         """thread id -> the updated_at it was indexed at."""
@@ -192,8 +204,10 @@ REFRESH_SECONDS = 60.0
 
 
 class ConversationSearch:
-    """The index of the server in use, brought up to date before a text search (at most every
-    REFRESH_SECONDS); the searches typed while it refreshes wait for the same refresh."""
+    """The index of the server in use, kept up to date (read again at most every
+    REFRESH_SECONDS). A search answers from the index at once when it holds anything, while
+    the refresh goes on behind it (`Found.fresher` says when it is done); only a first build
+    is waited for. The searches typed while it refreshes share the same refresh."""
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
@@ -217,8 +231,9 @@ class ConversationSearch:
         phrases: list[str],
         progress: Callable[[int, int], None],
         scope: ThreadQuery | None = None,
-    ) -> list[Hit]:
-        """The threads that said `phrases`, once the threads in `scope` are indexed as they are now."""
+    ) -> Found:
+        """The threads that said `phrases`: from the index as it is, or, the first time (an
+        empty index), once the threads in `scope` are indexed."""
         index = self.index_for(server_key)
         key = scope.model_dump_json(include={"status", "metadata", "graph_id"}) if scope else ""
         task, started = self._refreshes.get(key, (None, 0.0))
@@ -227,8 +242,10 @@ class ConversationSearch:
         if task is None or failed or (task.done() and now - started > REFRESH_SECONDS):
             task = asyncio.ensure_future(refresh(index, backend, progress, scope))
             self._refreshes[key] = (task, now)
-        await asyncio.shield(task)  # a keystroke cancels this search, not the refresh
-        return await asyncio.to_thread(index.search, phrases)
+        if not task.done() and not await asyncio.to_thread(index.has_threads):
+            await asyncio.shield(task)  # a keystroke cancels this search, not the refresh
+        hits = await asyncio.to_thread(index.search, phrases)
+        return Found(hits, None if task.done() else task)
 
     def close(self) -> None:
         for task, _ in self._refreshes.values():

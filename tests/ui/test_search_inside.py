@@ -145,3 +145,55 @@ async def test_a_scoped_refresh_reads_only_the_threads_the_search_can_list(serve
         assert (read, listed) == (1, 1) and set(index.indexed()) == {mine}
     finally:
         await backend.close()
+
+
+@pytest.mark.server
+async def test_a_search_answers_from_the_index_at_once_and_again_when_the_refresh_finds_more(
+    server_url: str, tmp_path: Path, monkeypatch
+) -> None:
+    """Once indexed, a quoted search does not wait for the server to be read again: it lists
+    what the index holds, and lists again when the refresh behind it found a new thread."""
+    import asyncio
+
+    from threadbench import search_index
+
+    client = get_client(url=server_url)
+    tag = uuid.uuid4().hex
+    said = f"otter {tag[:6]}"
+    old = await seed(client, tag, f"an {said} here", "ok")
+    gate = asyncio.Event()
+
+    class SlowToRead:
+        """The server, with the new thread's state held back until the test has looked."""
+
+        def __init__(self, backend) -> None:
+            self._backend = backend
+
+        def __getattr__(self, name):
+            return getattr(self._backend, name)
+
+        async def get_state(self, thread_id, checkpoint_id=None):
+            if thread_id != old:
+                await gate.wait()
+            return await self._backend.get_state(thread_id, checkpoint_id)
+
+    gate.set()
+    app = make_app(server_url, tmp_path, wrap_backend=SlowToRead)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        threads = app.screen.query_one("#thread-list", ThreadList)
+        search = app.screen.query_one("#thread-search", Input)
+        search.focus()
+        search.value = f'fts={tag} "{said}"'
+        await wait_for(pilot, lambda: list(threads.found_lines) == [old], what="the index built")
+        gate.clear()
+        new = await seed(client, tag, "and", f"another {said}")
+        monkeypatch.setattr(search_index, "REFRESH_SECONDS", 0.0)
+        search.value = f"fts={tag}"
+        await wait_for(pilot, lambda: len(threads.threads) == 2, what="both threads, by their tag alone")
+        search.value = f'fts={tag} "{said}"'
+        await wait_for(pilot, lambda: list(threads.found_lines) == [old], what="the index's answer at once")
+        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [old], what="its row alone")
+        gate.set()
+        await wait_for(pilot, lambda: set(threads.found_lines) == {old, new}, what="the refreshed answer")
+        await wait_for(pilot, lambda: {t.thread_id for t in threads.threads} == {old, new}, what="both rows")

@@ -232,9 +232,10 @@ class ThreadSidebar(Vertical):
         return task
 
     async def _find_said(self, flt: ThreadFilter) -> bool:
-        """For quoted words: the threads whose conversations hold them, from the local index
-        (brought up to date first, with its progress in the counts line), become the ids the
-        server is asked for. False when none does (the list then says so)."""
+        """For quoted words: the threads whose conversations hold them, from the local index,
+        become the ids the server is asked for. False when none does (the list then says so).
+        The index answers as it is while it is brought up to date (its progress in the counts
+        line); the search runs again if that changed anything. A first build is waited for."""
         self.thread_list.found_lines = {}
         if not flt.phrases:
             return True
@@ -250,7 +251,10 @@ class ThreadSidebar(Vertical):
 
         # Only the threads the rest of the search lets through need to be read again.
         scoped = flt.query("updated_at", "desc", 1, 0) if (flt.status or flt.metadata or flt.graph_id) else None
-        hits = await self._text_search.find(app.live_backend, server_key, flt.phrases, progress, scoped)
+        found = await self._text_search.find(app.live_backend, server_key, flt.phrases, progress, scoped)
+        if found.fresher is not None:
+            self._search_again_after(found.fresher, flt)
+        hits = found.hits
         flt.ids = [hit.thread_id for hit in hits][:MAX_TEXT_HITS]
         self.thread_list.found_lines = {hit.thread_id: hit.line for hit in hits}
         if flt.ids:
@@ -259,6 +263,12 @@ class ThreadSidebar(Vertical):
         said = " and ".join(f"“{phrase}”" for phrase in flt.phrases)
         self.show_note(f"no conversation says {said}")
         return False
+
+    @work(group="search-fresher", exclusive=True, exit_on_error=False)
+    async def _search_again_after(self, refresh: asyncio.Task[tuple[int, int]], flt: ThreadFilter) -> None:
+        read_again, _ = await asyncio.shield(refresh)
+        if read_again and self.filter is flt and not gone(self):
+            self.load_threads()
 
     async def _fetch_filled(self, flt: ThreadFilter, offset: int, want: int) -> tuple[list[ThreadSummary], int, bool]:
         """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""
