@@ -24,6 +24,7 @@ from ...backends.base import Credentials
 from ...backends.headers import api_key_problem
 from ...config import API_KEY_ENV_VARS, PASSWORD_ENV
 from ...settings_file import Profile
+from ..key_order import after_typed_keys
 from ..text import clean
 
 EMBEDDED = "__embedded__"
@@ -181,6 +182,7 @@ class ConnectionScreen(ModalScreen[Connection | None]):
         else:
             self.action_cancel()
 
+    @after_typed_keys
     def action_connect(self) -> None:
         error = self.query_one("#connection-error", Static)
         choice = self.query_one("#connection-profile", Select).value

@@ -26,6 +26,7 @@ from textual.widgets import Button, Label, Select, Static, TextArea
 
 from ...json_text import JsonProblem, editable_json, parse_json, parse_json_object
 from ...models import ThreadState
+from ..key_order import after_typed_keys
 from ..text import clean
 from .submitting import refusal_of
 
@@ -142,6 +143,7 @@ class EditStateScreen(ModalScreen[EditResult | None]):
         value = self.query_one("#edit-state-as-node", Select).value
         return value if isinstance(value, str) else None
 
+    @after_typed_keys
     def action_save(self) -> None:
         if self.sending:
             return

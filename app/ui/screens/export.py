@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
+from ..key_order import after_typed_keys
 from ..text import one_line
 
 EXTENSIONS = {"markdown": "md", "json": "json"}
@@ -110,6 +111,7 @@ class ExportScreen(ModalScreen[ExportRequest | None]):
         else:
             self.action_cancel()
 
+    @after_typed_keys
     def action_export(self) -> None:
         error = self.query_one("#export-error", Static)
         text = self.query_one("#export-path", Input).value.strip()

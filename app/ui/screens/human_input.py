@@ -53,6 +53,7 @@ from ...human_input import (
 )
 from ...json_text import editable_json
 from ...styles import STYLES
+from ..key_order import after_typed_keys
 from ..text import clean, one_line, plain, pretty_json
 
 DECISION_KEYS = {"approve": "a", "edit": "e", "reject": "r", "respond": "p", "ignore": "i"}
@@ -404,6 +405,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
     def show_error(self, text: str) -> None:
         self.query_one("#human-input-error", Static).update(plain(text) if text else Content(""))
 
+    @after_typed_keys
     def action_submit(self) -> None:
         try:
             response = self.collect()

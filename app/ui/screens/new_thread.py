@@ -27,6 +27,7 @@ from ...json_text import parse_json_object
 from ...models import Assistant
 from ...run_options import assistant_value
 from ...thread_import import ImportProblem, ImportSource, parse_import
+from ..key_order import after_typed_keys
 from ..text import clean
 from ..widgets.graph_choice import GraphChoice
 from ..widgets.safe_input import SafeInput
@@ -147,6 +148,7 @@ class NewThreadScreen(ModalScreen[NewThreadRequest | None]):
     def show_error(self, text: str) -> None:
         self.query_one("#new-thread-error", Static).update(Content.styled(clean(text), "$error"))
 
+    @after_typed_keys
     def action_create(self) -> None:
         if self.sending:
             return

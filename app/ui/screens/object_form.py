@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from ..key_order import after_typed_keys
 from ..text import plain
 
 
@@ -100,6 +101,7 @@ class ObjectFormScreen(ModalScreen[Any]):
         event.stop()
         self.action_submit()
 
+    @after_typed_keys
     def action_submit(self) -> None:
         self.show_error("")
         self.send(self.values())

@@ -19,6 +19,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from ...models import Assistant
 from ...run_options import OptionField, RunOptions
+from ..key_order import after_typed_keys
 from ..text import clean
 from ..widgets.graph_choice import GraphChoice
 
@@ -96,6 +97,7 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_save() if event.button.id == "options-apply" else self.action_cancel()
 
+    @after_typed_keys
     def action_save(self) -> None:
         values: dict[str, Any] = {}
         for index, spec in enumerate(self.fields):

@@ -13,6 +13,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
+from ..key_order import after_typed_keys
+
 NEWLINE_KEYS = ("ctrl+j", "shift+enter", "alt+enter")
 
 
@@ -35,6 +37,7 @@ class Composer(TextArea):
         self.load_text(text)
         self.move_cursor(self.document.end)
 
+    @after_typed_keys
     def action_submit(self) -> None:
         text = self.text.strip()
         if text:
