@@ -509,6 +509,13 @@ class ThreadbenchApp(App[None]):
     # -- recording and replay ----------------------------------------------------------------------
 
     @property
+    def is_recording(self) -> bool:
+        """The runs of the backend in use are being written (a replay is never recorded)."""
+        from ..backends.recording import RecordingBackend
+
+        return isinstance(self.backend, RecordingBackend)
+
+    @property
     def recordings_folder(self) -> Path:
         return self.recording_to or self.settings.record_dir or self.settings.data_dir / "recordings"
 

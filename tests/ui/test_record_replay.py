@@ -349,6 +349,8 @@ async def test_f8_records_the_runs_made_and_f9_replays_one(server_url: str, tmp_
         await wait_for(pilot, lambda: "◉ rec" not in screen_text(app), what="the mark gone")
         assert not isinstance(app.backend, RecordingBackend)
         assert any("1 run written" in n for n in notices(app))
+        await pilot.press("f8")
+        await wait_for(pilot, lambda: "◉ rec" in screen_text(app), what="recording again")
 
         await pilot.press("f9")
         await wait_for(pilot, lambda: isinstance(app.screen, ChooseScreen), what="the recordings")
@@ -357,6 +359,7 @@ async def test_f8_records_the_runs_made_and_f9_replays_one(server_url: str, tmp_
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.backend, ReplayBackend), what="the replay")
         await wait_ready(pilot)
+        assert "◉ rec" not in screen_text(app)
         app.screen.query_one("#thread-list").focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: ai_texts(app)[-1:] == [reply], timeout=60, what="the replayed reply")

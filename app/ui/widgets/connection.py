@@ -48,7 +48,7 @@ class ConnectionIndicator(Static):
             content = Content.assemble(("● ", "$success"), (clean(where), "dim"))
         else:
             content = Content.assemble(("○ offline ", "bold $error"), (clean(detail), "dim"))
-        if self.app.recording_to is not None:
+        if self.app.is_recording:
             content = Content.assemble(("◉ rec ", "bold $error"), content)
         self.update(content)
 
