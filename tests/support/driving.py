@@ -108,6 +108,25 @@ def notices(app, severity: str | None = None) -> list[str]:
     return [str(n.message) for n in app._notifications if severity in (None, n.severity)]
 
 
+def screen_lines(app) -> list[str]:
+    """The screen's rows as the terminal shows them (Textual has no public way: its
+    compositor renders them)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def press_at_once(app, *keys: str) -> None:
+    """Keys as a terminal delivers them when typed fast: all handed to the app in one go, no
+    waiting between them for the app to handle each (Pilot.press waits). A key is a name
+    ("enter", "space") or one character."""
+    from textual import events
+
+    for key in keys:
+        char = {"enter": "\r", "space": " "}.get(key, key if len(key) == 1 else None)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app.post_message(event)
+
+
 def screen_text(app) -> str:
     """Everything the screen shows, as plain text (what a person reads)."""
     from textual.widgets import Markdown, Static

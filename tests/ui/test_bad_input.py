@@ -28,8 +28,7 @@ import pytest
 import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
-from support.driving import TERMINAL, make_app, notices, settle, wait_for
-from textual import events
+from support.driving import TERMINAL, make_app, notices, press_at_once, screen_lines, settle, wait_for
 from textual.widgets import Collapsible, Input, Markdown, Static, TextArea
 from threadbench.thread_filter import parse_filter
 from threadbench.ui.main_screen import MainScreen
@@ -164,10 +163,6 @@ def assert_alive(app) -> None:
     assert any(isinstance(s, MainScreen) for s in app.screen_stack)
 
 
-def screen_lines(app) -> list[str]:
-    return [strip.text for strip in app.screen._compositor.render_strips()]
-
-
 def assert_nothing_raw(app) -> None:
     """No control character reaches the terminal, and every row is exactly the screen wide
     (a wide character counted as narrow, or the reverse, would break that)."""
@@ -232,15 +227,6 @@ async def click_text(b: Bench, widget, text: str) -> None:
             await settle(b.pilot)
             return
     raise AssertionError(f"{text!r} is not on screen in {widget!r}")
-
-
-def press_at_once(app, *keys: str) -> None:
-    """Hand the app several keys in one go, the way they arrive when typed fast: no
-    waiting in between for the app to handle each (Pilot.press waits)."""
-    for key in keys:
-        event = events.Key(key, "\r" if key == "enter" else key)
-        event.set_sender(app)
-        app._driver.send_message(event)
 
 
 # -- 1. server text shown literally: 4 payloads x 9 places ----------------------------------------

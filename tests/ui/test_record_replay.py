@@ -316,11 +316,13 @@ def test_record_folder_that_cannot_be_written_is_refused_at_once(tmp_path: Path)
     assert record_folder(tmp_path / "new" / "dir") == tmp_path / "new" / "dir"
 
 
-def test_the_app_records_when_asked(server_url: str, tmp_path: Path) -> None:
+async def test_the_app_records_when_asked(server_url: str, tmp_path: Path) -> None:
     settings = Settings(url=server_url, data_dir=tmp_path, record_dir=tmp_path / "rec")
     app = ThreadbenchApp(settings)
-    backend = app._wrap_backend(LangGraphBackend(server_url))
-    assert isinstance(backend, RecordingBackend) and backend.folder == tmp_path / "rec"
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        assert "◉ rec" in screen_text(app)
+        assert isinstance(app.backend, RecordingBackend) and app.backend.folder == tmp_path / "rec"
 
 
 # -- F8 records, F9 replays: from inside the app -----------------------------------------------------

@@ -33,7 +33,7 @@ from pathlib import Path
 import httpx
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, wait_for
+from support.driving import TERMINAL, screen_lines, wait_for
 from textual.widgets import Input, Select
 from threadbench.backends.headers import api_key_problem
 from threadbench.config import API_KEY_ENV_VARS, Settings
@@ -103,7 +103,7 @@ class Shots:
 
     def take(self, name: str) -> None:
         svg = self.app.export_screenshot()
-        lines = [strip.text for strip in self.app.screen._compositor.render_strips()]
+        lines = screen_lines(self.app)
         (self.folder / f"{name}.svg").write_text(svg, encoding="utf-8")
         (self.folder / f"{name}.txt").write_text("\n".join(lines), encoding="utf-8")
         self.names.append(name)
@@ -152,7 +152,7 @@ async def visit_connection_screen(pilot, shots: Shots, type_key: str | None) -> 
         field.focus()
         field.value = type_key
         await pilot.pause()
-        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        lines = screen_lines(app)
         assert any("•" * 10 in line for line in lines), "the typed key shows as bullets"
     shots.take("connection")
     await pilot.press("escape")

@@ -3,18 +3,8 @@ of it (tmux showed the last two letters of a message lost when enter followed th
 
 from __future__ import annotations
 
-from support.driving import TERMINAL, make_app, tag, wait_for, wait_ready
-from textual import events
+from support.driving import TERMINAL, make_app, press_at_once, tag, wait_for, wait_ready
 from threadbench.ui.widgets.composer import Composer
-
-
-def burst(app, text: str) -> None:
-    """Keys as the terminal driver delivers them: all queued at once, no waiting between."""
-    for char in text:
-        key = "enter" if char == "\n" else ("space" if char == " " else char)
-        event = events.Key(key, None if char == "\n" else char)
-        event.set_sender(app)
-        app.post_message(event)
 
 
 async def test_a_burst_of_keys_ending_in_enter_sends_all_of_them(server_url: str) -> None:
@@ -25,7 +15,7 @@ async def test_a_burst_of_keys_ending_in_enter_sends_all_of_them(server_url: str
         composer.focus()
         await pilot.pause()
         said = f"where is my order {tag()['suite']}"
-        burst(app, said + "\n")
+        press_at_once(app, *[{" ": "space"}.get(c, c) for c in said], "enter")
         await wait_for(pilot, lambda: app.screen.thread_state is not None, what="the new thread")
         await wait_for(
             pilot,
