@@ -40,6 +40,8 @@ class Side:
     label: str
     """What a person reads: the thread's title and the step."""
     state: ThreadState
+    head: bool = False
+    """The thread's head when it was picked (not a past checkpoint)."""
 
 
 def side_label(title: str, thread_id: str, state: ThreadState, head: bool) -> str:
