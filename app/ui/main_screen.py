@@ -350,8 +350,7 @@ class MainScreen(Screen):
                 Content.assemble(
                     ("★ compare: ", "bold $text-warning"),
                     (clean(left.label), "bold"),
-                    " is the left side. Pick the other side (a thread in the list, or a checkpoint with [ ]) "
-                    "and press = · = on the same side drops it",
+                    " is the left side · open the other (a thread or a checkpoint) and press = · = here drops it",
                 )
             )
 

@@ -43,11 +43,11 @@ KIND_WORDS = {"equal": "equal", "changed": "changed", "left": "only left", "righ
 KIND_STYLES = {"equal": "$text-muted", "changed": "$text-warning", "left": "$text-error", "right": "$text-success"}
 
 
-def message_body(message_text: str, marks: list[tuple[str, bool]] | None, style: str) -> Content:
-    """The text (its differing words marked in `style`), cut to MAX_LINES."""
+def message_body(message_text: str, marks: list[tuple[str, bool]] | None, style: str, base: str = "") -> Content:
+    """The text (its differing words marked in `style`, the rest in `base`), cut to MAX_LINES."""
     pieces = marks if marks is not None else [(message_text, False)]
     content = Content.assemble(
-        *[(clean(text), f"bold underline {style}" if differs else "") for text, differs in pieces]
+        *[(clean(text), f"bold underline {style}" if differs else base) for text, differs in pieces]
     )
     lines = content.split("\n")
     if len(lines) > MAX_LINES:
@@ -80,9 +80,7 @@ def cell(row: Row, side: str) -> Static:
         (SIGNS[row.kind] + " ", f"bold {KIND_STYLES[row.kind]}"),
         (clean(role), "bold" if row.kind != "equal" else "bold $text-muted"),
     )
-    body = message_body(shown_text(message), marks, style)
-    if row.kind == "equal":
-        body = body.stylize_before("$text-muted")
+    body = message_body(shown_text(message), marks, style, "$text-muted" if row.kind == "equal" else "")
     return Static(Content.assemble(head, "\n", body), classes="compare-cell")
 
 
