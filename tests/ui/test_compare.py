@@ -268,3 +268,28 @@ async def test_compare_and_fan_out_are_in_the_help_and_the_palette(server_url):
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"fan out")
         await wait_for(pilot, lambda: palette_prompts(app)[:1] and palette_prompts(app)[0].startswith("Fan out"))
+
+
+async def test_fan_out_on_a_graph_that_answers_whole_messages(any_server_url):
+    """support_bot (a graph this project did not name; auth hides the assistants) returns its
+    replies whole, with no tokens: each column still shows its reply."""
+    metadata = tag()
+    client = get_client(url=any_server_url)
+    thread = await client.threads.create(metadata=metadata, graph_id="support_bot")
+    await client.runs.wait(thread["thread_id"], "support_bot", input={"messages": [{"type": "human", "content": "hi"}]})
+    app = make_app(any_server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread["thread_id"])
+        app.screen.thread_list.focus()
+        await pilot.press("O")
+        await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen), what="the fan-out form")
+        screen = app.screen
+        await pilot.press(*"where is my order")
+        screen.query_one("#fanout-set-2", Input).value = "tone=brief"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: screen.columns and all(c.status == "done" for c in screen.columns), timeout=60, what="done"
+        )
+        assert all("You said: where is my order" in column.reply.source for column in screen.columns)
+        assert screen.target == "support_bot"

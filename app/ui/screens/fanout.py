@@ -134,7 +134,9 @@ class FanOutScreen(Screen[str | None]):
             for field in self.fields
         ]
         self.query_one("#fanout-known", Static).update(
-            Content.styled("options the graph reads: " + clean(", ".join(names)), "$text-muted")
+            Content.styled(
+                "options known here (the graph's schema, then DeerFlow's): " + clean(", ".join(names)), "$text-muted"
+            )
         )
 
     def _error(self, text: str) -> None:
@@ -260,6 +262,7 @@ class FanOutScreen(Screen[str | None]):
         column.set_status("running", "")
         began = clock()
         shown: set[str] = set()
+        streamed: set[str] = set()
         failure = ""
         last_message = ""
 
@@ -267,6 +270,7 @@ class FanOutScreen(Screen[str | None]):
             nonlocal failure, last_message
             for event in batch:
                 if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
+                    streamed.add(event.message_id)
                     new = event.message_id != last_message
                     last_message = event.message_id
                     await column.append(event.text, paragraph=new)
@@ -278,6 +282,12 @@ class FanOutScreen(Screen[str | None]):
                     message = event.message
                     await column.append(f"> {message.name or 'tool'}: {one_line(message.text, 160)}", paragraph=True)
                     last_message = ""
+                elif event.kind == "message" and event.message is not None and event.message.type == "ai":
+                    message = event.message  # a node that returns its reply whole, without tokens
+                    if message.id not in streamed and not message.hidden:
+                        streamed.add(message.id)
+                        await column.append(message.text, paragraph=True)
+                        last_message = ""
                 elif event.kind == "interrupt":
                     failure = "stopped: the agent asks a question (open the fork to answer)"
                 elif event.kind == "error":
@@ -287,12 +297,22 @@ class FanOutScreen(Screen[str | None]):
             await pump(backend.stream_run(copy.thread_id, self._request(values)), apply)
         except BackendError as error:
             failure = error.with_hint()
-        await column.finish()
         seconds = clock() - began
         try:
             column.final = await backend.get_state(copy.thread_id)
         except BackendError:
             column.final = None
+        if column.final is not None:  # what the stream did not carry (a server that sends no messages mode)
+            known = {m.id for m in self.base.state.messages}
+            for message in column.final.messages:
+                if (
+                    message.type == "ai"
+                    and message.id not in known
+                    and message.id not in streamed
+                    and not message.hidden
+                ):
+                    await column.append(message.text, paragraph=True)
+        await column.finish()
         if failure:
             column.set_status("failed", failure)
             return
