@@ -28,7 +28,9 @@ from .models import ChatMessage, ThreadState
 
 RowKind = Literal["equal", "changed", "left", "right"]
 MAX_WORDS = 3000
-"""Texts longer than this are marked changed as a whole (difflib is quadratic)."""
+"""Texts longer than this are not marked word by word (difflib is quadratic)."""
+MIN_SHARED = 0.4
+"""Two texts that share less than this (difflib's ratio) are not marked word by word."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,21 +138,29 @@ def _pair_messages(left: list[ChatMessage], right: list[ChatMessage]) -> list[Ro
             for a, b in zip(left[i1:i2], right[j1:j2], strict=True):
                 rows.append(Row("equal" if _content(a) == _content(b) else "changed", a, b))
             continue
-        olds, news = left[i1:i2], right[j1:j2]
-        while olds and news:
-            a, b = olds[0], news[0]
-            if a.type == b.type:
-                rows.append(Row("equal" if _content(a) == _content(b) else "changed", a, b))
-                olds, news = olds[1:], news[1:]
-            elif any(m.type == b.type for m in olds[1:]):
-                rows.append(Row("left", a, None))
-                olds = olds[1:]
-            else:
-                rows.append(Row("right", None, b))
-                news = news[1:]
-        rows += [Row("left", a, None) for a in olds]
-        rows += [Row("right", None, b) for b in news]
+        rows += _pair_from_the_end(left[i1:i2], right[j1:j2])
     return rows
+
+
+def _pair_from_the_end(olds: list[ChatMessage], news: list[ChatMessage]) -> list[Row]:
+    """Messages that differ, paired from the end of the block: the replies that end a turn face
+    each other, and the steps one side took more (tool calls and their results) come before."""
+    olds, news = olds[::-1], news[::-1]
+    rows: list[Row] = []
+    while olds and news:
+        a, b = olds[0], news[0]
+        if a.type == b.type:
+            rows.append(Row("equal" if _content(a) == _content(b) else "changed", a, b))
+            olds, news = olds[1:], news[1:]
+        elif any(m.type == b.type for m in olds[1:]):
+            rows.append(Row("left", a, None))
+            olds = olds[1:]
+        else:
+            rows.append(Row("right", None, b))
+            news = news[1:]
+    rows += [Row("left", a, None) for a in olds]
+    rows += [Row("right", None, b) for b in news]
+    return rows[::-1]
 
 
 def align(left: list[ChatMessage], right: list[ChatMessage]) -> Alignment:
@@ -187,11 +197,14 @@ _WORDS = re.compile(r"\S+|\s+")
 
 
 def word_marks(a: str, b: str) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
-    """Each text as pieces (text, differs): the words the other side does not have are marked."""
+    """Each text as pieces (text, differs): the words the other side does not have are marked
+    (none when the texts are long, or share too little for the marks to help)."""
     left, right = _WORDS.findall(a), _WORDS.findall(b)
     if len(left) > MAX_WORDS or len(right) > MAX_WORDS:
-        return [(a, a != b)], [(b, a != b)]
+        return [(a, False)], [(b, False)]
     matcher = SequenceMatcher(None, left, right, autojunk=False)
+    if matcher.ratio() < MIN_SHARED:  # two different texts: marking every word says nothing
+        return [(a, False)], [(b, False)]
     marked_left: list[tuple[str, bool]] = []
     marked_right: list[tuple[str, bool]] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():

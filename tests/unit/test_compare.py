@@ -105,10 +105,27 @@ def test_word_marks_mark_only_the_words_that_differ():
     assert word_marks("same", "same") == ([("same", False)], [("same", False)])
 
 
-def test_word_marks_of_very_long_texts_mark_the_whole_text():
+def test_word_marks_of_very_long_or_unrelated_texts_mark_nothing():
     long = "word " * 5000
-    left, right = word_marks(long, long + "more")
-    assert left == [(long, True)] and right == [(long + "more", True)]
+    assert word_marks(long, long + "more") == ([(long, False)], [(long + "more", False)])
+    assert word_marks("a completely different answer", "nothing alike here at all") == (
+        [("a completely different answer", False)],
+        [("nothing alike here at all", False)],
+    )
+
+
+def test_the_replies_that_end_a_turn_face_each_other():
+    call = ToolCall(id="c1", name="write_todos", args={})
+    left = [human("go", "h1"), ai("a short reply", "l1")]
+    right = [
+        human("go", "h2"),
+        ai("", "r1", [call]),
+        ChatMessage(id="t1", type="tool", name="write_todos", text="ok"),
+        ai("a longer reply", "r3"),
+    ]
+    rows = align(left, right).turns[0].rows
+    assert [row.kind for row in rows] == ["equal", "right", "right", "changed"]
+    assert (rows[3].left.text, rows[3].right.text) == ("a short reply", "a longer reply")
 
 
 def test_option_sets_read_and_written():

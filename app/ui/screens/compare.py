@@ -149,8 +149,8 @@ class CompareScreen(Screen[str | None]):
                 Content.assemble(
                     (f"{arrow}  ", "bold $text-accent"),
                     (clean(side.label), "bold"),
-                    (f"\n{side.thread_id}", "$text-muted"),
-                    (f" · {side.checkpoint_id}" if side.checkpoint_id else "", "$text-muted"),
+                    (f"\nthread {side.thread_id}", "$text-muted"),
+                    (f" · checkpoint …{side.checkpoint_id[-8:]}" if side.checkpoint_id else "", "$text-muted"),
                 )
             )
         rows = self.query_one("#compare-rows", VerticalScroll)
