@@ -227,19 +227,29 @@ async def test_fan_out_from_a_past_checkpoint_forks_there(server_url):
             assert base in [h["checkpoint"]["checkpoint_id"] for h in history]
 
 
-async def test_fan_out_where_the_server_cannot_copy_says_so(server_url):
+async def test_on_the_gateway_fan_out_says_why_not_and_a_past_side_says_it_has_no_messages(gateway_origin):
+    """DeerFlow's Gateway (the stand-in in front of the real server): no copy, no fork, and
+    only the newest checkpoint holds the messages."""
+    url = gateway_origin + "/api"
     metadata = tag()
-    thread_id = await conversation(server_url, metadata, "hello")
-    app = make_app(server_url)
+    thread_id = await conversation(url, metadata, "hello", "plan a trip")
+    app = make_app(url)
+    app.backend_kind = "deerflow-gateway"
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
-        app.screen.thread_list.focus()
-        app.backend.capabilities = app.backend.capabilities.model_copy(update={"copy_thread": False, "name": "Gateway"})
+        main = app.screen
+        await wait_for(pilot, lambda: len(main.inspector.timeline.checkpoints) > 3, what="the history")
+        main.thread_list.focus()
         await pilot.press("O")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-        assert any("Gateway cannot fan out: it cannot copy a thread" in text for text in notices(app, "warning"))
+        assert any("cannot fan out: it cannot copy a thread or fork" in text for text in notices(app, "warning"))
+        await pilot.press("equals_sign", "left_square_bracket", "left_square_bracket")
+        await settle(pilot)
+        await pilot.press("equals_sign")
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), what="the compare view")
+        assert "keeps the messages of the newest checkpoint only" in str(app.screen.query_one("#compare-title").visual)
 
 
 async def test_compare_and_fan_out_are_in_the_help_and_the_palette(server_url):
