@@ -216,6 +216,28 @@ async def test_fan_out_from_a_past_checkpoint_forks_there(server_url):
             assert base in [h["checkpoint"]["checkpoint_id"] for h in history]
 
 
+async def test_a_fork_whose_agent_asks_a_question_says_so_and_opens(server_url):
+    metadata = tag()
+    thread_id = await conversation(server_url, metadata, "hello")
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        main = app.screen
+        main.thread_list.focus()
+        await pilot.press("O")
+        await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen), what="the fan-out form")
+        screen = app.screen
+        await pilot.press(*"please clarify the scope")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.columns and screen.columns[0].status == "asking", timeout=60)
+        assert "asks a question" in str(screen.columns[0].query_one(".fanout-status").visual)
+        fork = screen.columns[0].thread_id
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and main.thread_id == fork, what="the fork")
+        assert fork != thread_id
+
+
 async def test_on_the_gateway_fan_out_says_why_not_and_a_past_side_says_it_has_no_messages(gateway_origin):
     """DeerFlow's Gateway (the stand-in in front of the real server): no copy, no fork, and
     only the newest checkpoint holds the messages."""

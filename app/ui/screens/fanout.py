@@ -264,10 +264,11 @@ class FanOutScreen(Screen[str | None]):
         shown: set[str] = set()
         streamed: set[str] = set()
         failure = ""
+        asked = False
         last_message = ""
 
         async def apply(batch: list[RunEvent], count: int) -> None:
-            nonlocal failure, last_message
+            nonlocal failure, last_message, asked
             for event in batch:
                 if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
                     streamed.add(event.message_id)
@@ -289,7 +290,7 @@ class FanOutScreen(Screen[str | None]):
                         await column.append(message.text, paragraph=True)
                         last_message = ""
                 elif event.kind == "interrupt":
-                    failure = "stopped: the agent asks a question (open the fork to answer)"
+                    asked = True
                 elif event.kind == "error":
                     failure = event.text or "the run failed"
 
@@ -315,6 +316,9 @@ class FanOutScreen(Screen[str | None]):
         await column.finish()
         if failure:
             column.set_status("failed", failure)
+            return
+        if asked:
+            column.set_status("asking", "the agent asks a question: enter opens the fork to answer it")
             return
         count = len(column.final.messages) if column.final is not None else 0
         column.set_status("done", f"{seconds:.1f} s · {count} messages · enter opens it")
@@ -361,7 +365,7 @@ class FanOutScreen(Screen[str | None]):
             self.dismiss(thread_id)
 
     def action_close(self) -> None:
-        if any(column.status in ("copying", "running") for column in self.columns):
+        if any(column.status in ("queued", "copying", "running") for column in self.columns):
             self.notify(
                 "The forks go on running on the server; they are tagged fanout_of in their metadata.", timeout=5
             )

@@ -17,11 +17,12 @@ from ...models import ThreadState
 from ..text import clean
 
 STATUS_STYLES = {
-    "waiting": "$text-muted",
+    "queued": "$text-muted",
     "copying": "$text-muted",
     "running": "bold $text-accent",
     "done": "bold $text-success",
     "failed": "bold $text-error",
+    "asking": "bold $text-warning",
 }
 
 
@@ -33,7 +34,7 @@ class FanOutColumn(Vertical, can_focus=True):
         self.thread_id: str | None = None
         """The fork (a copy of the thread), once made."""
         self.final: ThreadState | None = None
-        self.status = "waiting"
+        self.status = "queued"
         self._stream: MarkdownStream | None = None
         self._wrote = False
 
@@ -47,7 +48,7 @@ class FanOutColumn(Vertical, can_focus=True):
             yield Markdown(classes="fanout-reply")
 
     def on_mount(self) -> None:
-        self.set_status("waiting", "")
+        self.set_status("queued", "")
 
     @property
     def reply(self) -> Markdown:
