@@ -337,8 +337,8 @@ class MainScreen(Screen):
         """The open thread at the checkpoint shown (the past view's, else the head)."""
         past = self.inspector.viewing
         state = past or self.thread_state
-        if self.thread_id is None or state is None:
-            return None
+        if self.thread_id is None or state is None or (state.thread_id or self.thread_id) != self.thread_id:
+            return None  # (no thread, or it is still opening: the state shown is the last one's)
         return self._side(state.model_copy(update={"thread_id": self.thread_id}), head=past is None)
 
     def _show_pick(self) -> None:
@@ -359,7 +359,7 @@ class MainScreen(Screen):
         marked in the timeline (m) is the left side when none is picked."""
         current = self._current_side()
         if current is None:
-            self.notify("Open a thread first: = picks it (or the checkpoint shown) to compare.", timeout=3)
+            self.notify("Open a thread (and let it load): = picks it, or the checkpoint shown, to compare.", timeout=3)
             return
         left = self.compare_left
         marked = self.inspector.timeline.marked
@@ -391,7 +391,7 @@ class MainScreen(Screen):
         backend = self.app.backend
         current = self._current_side()
         if backend is None or current is None:
-            self.notify("Open a thread first: O fans out from its head or the checkpoint shown.", timeout=3)
+            self.notify("Open a thread (and let it load): O fans out from its head or the checkpoint shown.", timeout=3)
             return
         capabilities = backend.capabilities
         lacking = [

@@ -95,9 +95,11 @@ async def test_two_threads_side_by_side_and_open_the_other(server_url):
         main.query_one("#thread-search").value = " ".join(f"{k}={v}" for k, v in metadata.items())
         threads = main.thread_list
         await wait_for(pilot, lambda: len(threads.threads) == 2, what="the two threads")
+        await settle(pilot)
         threads.focus()
         threads.highlighted = threads.get_option_index(first)
-        await wait_for(pilot, lambda: main.thread_id == first and main.thread_state is not None, what="the first")
+        await wait_for(pilot, lambda: main.thread_state and main.thread_state.thread_id == first, what="the first")
+        await settle(pilot)
         await pilot.press("equals_sign")
         await settle(pilot)
         await pilot.press("equals_sign")  # the same side again: dropped
@@ -106,6 +108,7 @@ async def test_two_threads_side_by_side_and_open_the_other(server_url):
         await pilot.press("equals_sign")
         threads.highlighted = threads.get_option_index(second)
         await wait_for(pilot, lambda: main.thread_id == second and main.thread_state.thread_id == second)
+        await settle(pilot)
         await pilot.press("equals_sign")
         await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), what="the compare view")
         screen = compare_screen(app)
