@@ -25,6 +25,7 @@ from difflib import SequenceMatcher
 from typing import Any, Literal
 
 from .models import ChatMessage, ThreadState
+from .run_options import OptionField
 
 RowKind = Literal["equal", "changed", "left", "right"]
 MAX_WORDS = 3000
@@ -272,3 +273,21 @@ def option_set_text(values: dict[str, Any]) -> str:
             text = str(value)
             words.append(f"{name}={shlex.quote(text) if text != shlex.quote(text) else text}")
     return " ".join(words)
+
+
+def option_set_problem(values: dict[str, Any], fields: list[OptionField]) -> str:
+    """What is wrong with `values` for the option fields the graph declares ("" if nothing):
+    a flag that is not true or false, a choice not among its choices, a number that is not
+    one. Names the fields do not know are the graph's business and pass."""
+    known = {field.name: field for field in fields}
+    for name, value in values.items():
+        field = known.get(name)
+        if field is None:
+            continue
+        if field.kind == "bool" and not isinstance(value, bool):
+            return f"{name} is true or false, not {value!r}"
+        if field.kind == "choice" and field.choices and str(value) not in field.choices:
+            return f"{name} is one of {', '.join(field.choices)}, not {value!r}"
+        if field.kind == "number" and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return f"{name} is a number, not {value!r}"
+    return ""

@@ -145,6 +145,11 @@ async def test_fan_out_streams_four_forks_side_by_side(server_url):
         await settle(pilot)
         assert "Set 4" in str(screen.query_one("#fanout-error").visual)
         assert screen.query_one("#fanout-set-4", Input).has_focus and not screen.columns
+        screen.query_one("#fanout-set-4", Input).value = "thinking_enabled=maybe"  # checked against the schema
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "Set 4: thinking_enabled is true or false" in str(screen.query_one("#fanout-error").visual)
+        assert not screen.columns
         screen.query_one("#fanout-set-4", Input).value = "-"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(screen.columns) == 4, what="four columns")
@@ -203,11 +208,14 @@ async def test_fan_out_from_a_past_checkpoint_forks_there(server_url):
         await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen), what="the fan-out form")
         screen = app.screen
         await pilot.press(*"say thanks")
-        screen.query_one("#fanout-set-2", Input).value = "model_name=two"
+        made = await get_client(url=server_url).assistants.create("agent", context={"model_name": "from-assistant"})
+        screen.query_one("#fanout-set-2", Input).value = f"assistant_id={made['assistant_id']}"  # another assistant
         await pilot.press("ctrl+s")
         await wait_for(
             pilot, lambda: screen.columns and all(c.status == "done" for c in screen.columns), timeout=60, what="done"
         )
+        assert "model: threadbench-demo" in screen.columns[0].reply.source
+        assert "model: from-assistant" in screen.columns[1].reply.source
         client = get_client(url=server_url)
         for column in screen.columns:
             state = await client.threads.get_state(column.thread_id)

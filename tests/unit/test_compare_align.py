@@ -6,12 +6,14 @@ import pytest
 from threadbench.compare import (
     OptionSetError,
     align,
+    option_set_problem,
     option_set_text,
     parse_option_set,
     split_turns,
     word_marks,
 )
 from threadbench.models import ChatMessage, ToolCall
+from threadbench.run_options import DEERFLOW_FIELDS, OptionField
 
 
 def human(text: str, id: str = "") -> ChatMessage:
@@ -146,3 +148,12 @@ def test_option_sets_read_and_written():
 def test_option_sets_that_cannot_be_read_say_why(text):
     with pytest.raises(OptionSetError):
         parse_option_set(text)
+
+
+def test_option_sets_are_checked_against_the_fields_the_graph_declares():
+    fields = [*DEERFLOW_FIELDS, OptionField("temperature", "number")]
+    assert option_set_problem({"thinking_enabled": True, "reasoning_effort": "high", "temperature": 0.2}, fields) == ""
+    assert option_set_problem({"unknown_key": "anything"}, fields) == ""
+    assert "true or false" in option_set_problem({"thinking_enabled": "maybe"}, fields)
+    assert "one of minimal, low, medium, high" in option_set_problem({"reasoning_effort": "extreme"}, fields)
+    assert "a number" in option_set_problem({"temperature": "hot"}, fields)

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, Static, TextArea
 
 from ...backends.base import BackendError
-from ...compare import OptionSetError, Side, option_set_text, parse_option_set
+from ...compare import OptionSetError, Side, option_set_problem, option_set_text, parse_option_set
 from ...models import RunEvent, RunRequest
 from ...run_options import OptionField, RunOptions, fields_from_schema
 from ...streaming import pump
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 SETS = 4
 NONE = "-"
 """A set of no options (the graph's defaults)."""
+ASSISTANT = "assistant_id"
+"""In a set, not a run option: the assistant or graph that set runs on (else the thread's)."""
 
 
 def set_label(values: dict[str, Any]) -> str:
@@ -135,7 +137,10 @@ class FanOutScreen(Screen[str | None]):
         ]
         self.query_one("#fanout-known", Static).update(
             Content.styled(
-                "options known here (the graph's schema, then DeerFlow's): " + clean(", ".join(names)), "$text-muted"
+                "options known here (the graph's schema, then DeerFlow's): "
+                + clean(", ".join(names))
+                + f"\n{ASSISTANT}=… runs that set on another assistant or graph (else {clean(self.target)})",
+                "$text-muted",
             )
         )
 
@@ -161,11 +166,16 @@ class FanOutScreen(Screen[str | None]):
             if not text:
                 continue
             try:
-                sets.append({} if text == NONE else parse_option_set(text))
+                values = {} if text == NONE else parse_option_set(text)
             except OptionSetError as error:
-                self._error(f"Set {number}: {error}")
+                values, problem = {}, str(error)
+            else:
+                problem = option_set_problem(values, self.fields)
+            if problem:
+                self._error(f"Set {number}: {problem}")
                 box.focus()
                 return None
+            sets.append(values)
         if not sets:
             self._error("Type at least one set of run options (- for none): an empty line is not run.")
             self.query_one("#fanout-set-1", Input).focus()
@@ -224,17 +234,22 @@ class FanOutScreen(Screen[str | None]):
         except OptionSetError as error:
             self._error(str(error))
             return
-        options = RunOptions(values=values, send_as=self.options.send_as)
-        edited = await self.app.push_screen_wait(RunOptionsScreen(options, self.fields, [], [self.target]))
+        assistant = values.pop(ASSISTANT, "")
+        options = RunOptions(assistant_id=str(assistant), values=values, send_as=self.options.send_as)
+        graphs = list(getattr(self.app, "graphs", None) or [self.target])
+        edited = await self.app.push_screen_wait(RunOptionsScreen(options, self.fields, [], graphs))
         if edited is not None:
-            box.value = option_set_text(edited.values) or NONE
+            picked = {ASSISTANT: edited.assistant_id} if edited.assistant_id else {}
+            box.value = option_set_text({**picked, **edited.values}) or NONE
 
     # -- the forks -----------------------------------------------------------------------------
 
     def _request(self, values: dict[str, Any]) -> RunRequest:
         send_as = self.options.send_as
+        values = dict(values)
+        assistant = values.pop(ASSISTANT, None)
         return RunRequest(
-            assistant_id=self.target,
+            assistant_id=str(assistant) if assistant not in (None, True, "") else self.target,
             input={"messages": [{"type": "human", "content": self.text, "id": str(uuid.uuid4())}]}
             if self.text
             else None,
