@@ -139,7 +139,7 @@ def test_fan_out_columns(seeded, snap_compare):
         await wait_for(
             pilot,
             lambda: len(screen.columns) == 3 and all(c.status == "done" for c in screen.columns),
-            timeout=60,
+            timeout=120,
             what="three forks done",
         )
         await settle(pilot)
