@@ -212,6 +212,38 @@ async def drive(url: str, ids: dict[str, str], out: Path, only: set[str], png: b
             await wait_for(pilot, lambda: app.screen.query_one("#store-items").row_count == 2, what="the items")
             await pilot.pause(0.6)
 
+        # fan out one message under three run-option sets, then compare two of the forks
+        async def fan_out() -> None:
+            await open_thread("hello")
+            await pilot.press("O")
+            await wait_for(pilot, lambda: type(app.screen).__name__ == "FanOutScreen", what="the fan-out form")
+            screen = app.screen
+            await pilot.press(*"What can you do for a weekend in Lisbon?")
+            screen.query_one("#fanout-set-2", Input).value = "is_plan_mode model_name=demo-planner"
+            screen.query_one("#fanout-set-3", Input).value = "model_name=demo-large reasoning_effort=high"
+            await pilot.press("ctrl+s")
+            await wait_for(
+                pilot,
+                lambda: len(screen.columns) == 3 and all(c.status == "done" for c in screen.columns),
+                timeout=60,
+                what="the forks",
+            )
+            await pilot.pause(0.8)
+
+        async def compare() -> None:
+            if type(app.screen).__name__ != "FanOutScreen":
+                await fan_out()
+            await pilot.press("1", "c")
+            await wait_for(pilot, lambda: type(app.screen).__name__ == "CompareScreen", what="the comparison")
+            await pilot.press("n")
+            await pilot.pause(0.6)
+
+        await shot("fanout", fan_out)
+        await shot("compare", compare)
+        while not isinstance(app.screen, MainScreen):
+            app.pop_screen()
+            await pilot.pause(0.1)
+
         await shot("runs", lambda: objects("R", "RunsScreen", "#runs-table", 2))
         await shot("assistants", lambda: objects("A", "AssistantsScreen", "#assistants-table", 3))
         await shot("store", store)

@@ -73,6 +73,22 @@ MAIN_BINDINGS: list[BindingType] = [
         id="main.resend",
         tooltip="Edit your last message and resend it",
     ),
+    Binding(
+        "equals_sign",
+        "compare",
+        "Compare",
+        show=False,
+        id="main.compare",
+        tooltip="Compare side by side: pick this thread or checkpoint, then the other side",
+    ),
+    Binding(
+        "O",
+        "fan_out",
+        "Fan out",
+        show=False,
+        id="main.fan_out",
+        tooltip="Fan out: the same message from this checkpoint under up to four run-option sets, side by side",
+    ),
     Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
     Binding(
         "K",

@@ -11,18 +11,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.screen import Screen
+from textual.widgets import Static
 
-from ..backends.base import ClearsState, KeepsMessageLog
+from ..backends.base import BackendError, ClearsState, KeepsMessageLog
+from ..compare import Side, side_label
 from ..models import ThreadState
 from ..thread_filter import ThreadFilter
 from .main_keys import MAIN_BINDINGS
 from .regions.conversation import Conversation
 from .regions.inspector import Inspector
 from .regions.thread_sidebar import ThreadSidebar
+from .report import report
+from .screens.compare import CompareScreen
+from .screens.fanout import FanOutScreen
+from .text import clean
 from .widgets.chat_log import ChatLog
 from .widgets.composer import Composer
 from .widgets.connection import ConnectionIndicator
@@ -56,9 +63,16 @@ class MainScreen(Screen):
             yield self.sidebar
             yield self.conversation
             yield self.inspector
+        yield Static(id="compare-pick")
         yield KeyFooter()
 
+    compare_left: Side | None = None
+    """The side picked with = (the left of the next comparison)."""
+    _compare_marked = ""
+    """The checkpoint = marked in the timeline (unmarked when the comparison is made)."""
+
     def on_mount(self) -> None:
+        self.query_one("#compare-pick").display = False
         self.conversation.show_run_options()
         if self.app.backend is None:
             self.sidebar.show_note(self.app.starting_text)
@@ -310,6 +324,120 @@ class MainScreen(Screen):
 
     def action_edit_resend(self) -> None:
         self.inspector.edit_resend()
+
+    # -- compare side by side, fan out ---------------------------------------------------------------
+
+    def _side(self, state: ThreadState, head: bool) -> Side:
+        thread_id = state.thread_id or self.thread_id or ""
+        row = self.thread_list.thread(thread_id)
+        title = row.title if row is not None else state.title
+        return Side(thread_id, state.checkpoint_id, side_label(title, thread_id, state, head), state, head)
+
+    def _current_side(self) -> Side | None:
+        """The open thread at the checkpoint shown (the past view's, else the head)."""
+        past = self.inspector.viewing
+        state = past or self.thread_state
+        if self.thread_id is None or state is None or (state.thread_id or self.thread_id) != self.thread_id:
+            return None  # (no thread, or it is still opening: the state shown is the last one's)
+        return self._side(state.model_copy(update={"thread_id": self.thread_id}), head=past is None)
+
+    def _show_pick(self) -> None:
+        pick = self.query_one("#compare-pick", Static)
+        left = self.compare_left
+        pick.display = left is not None
+        if left is not None:
+            pick.update(
+                Content.assemble(
+                    ("★ compare: ", "bold $text-warning"),
+                    (clean(left.label), "bold"),
+                    " is the left side · open the other (a thread or a checkpoint) and press = · = here drops it",
+                )
+            )
+
+    def action_compare(self) -> None:
+        """=: the first press picks the left side; the second (elsewhere) compares. A checkpoint
+        marked in the timeline (m) is the left side when none is picked."""
+        current = self._current_side()
+        if current is None:
+            self.notify("Open a thread (and let it load): = picks it, or the checkpoint shown, to compare.", timeout=3)
+            return
+        left = self.compare_left
+        marked = self.inspector.timeline.marked
+        if left is None and marked is not None and marked.checkpoint_id != current.checkpoint_id:
+            left = self._side(marked.model_copy(update={"thread_id": current.thread_id}), head=False)
+        timeline = self.inspector.timeline
+        if left is None:
+            self.compare_left = current
+            if timeline.marked is None:  # the ★ shows the left side; a mark made with m stays the user's
+                self._compare_marked = current.checkpoint_id
+                timeline.mark(current.checkpoint_id)
+            self._show_pick()
+            return
+        self.compare_left = None
+        self._show_pick()
+        if self._compare_marked and timeline.marked_id == self._compare_marked:
+            timeline.mark("")
+        self._compare_marked = ""
+        if (left.thread_id, left.checkpoint_id) == (current.thread_id, current.checkpoint_id):
+            self.notify("Compare: the left side is dropped.", timeout=2)
+            return
+        capabilities = self.app.live_backend.capabilities
+        note = ""
+        if not capabilities.past_messages and not (left.head and current.head):
+            note = f"{capabilities.name} keeps the messages of the newest checkpoint only: a past side shows none."
+        self.app.push_screen(CompareScreen(left, current, note), callback=self._open_side)
+
+    def action_fan_out(self) -> None:
+        backend = self.app.backend
+        current = self._current_side()
+        if backend is None or current is None:
+            self.notify("Open a thread (and let it load): O fans out from its head or the checkpoint shown.", timeout=3)
+            return
+        capabilities = backend.capabilities
+        lacking = [
+            what for can, what in ((capabilities.copy_thread, "copy a thread"), (capabilities.fork, "fork")) if not can
+        ]
+        if lacking:
+            self.notify(
+                f"{capabilities.name} cannot fan out: it cannot {' or '.join(lacking)} "
+                "(each fork is a copy of the thread, run from the checkpoint).",
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
+            return
+        target = self.conversation.assistant
+        if not target:
+            self.notify(
+                "Nothing says which graph this thread runs on yet: send it a first message, or pick one with o.",
+                severity="warning",
+                timeout=5,
+            )
+            return
+        head = self.inspector.viewing is None
+        screen = FanOutScreen(backend, current, target, self.app.run_options, text=self.composer.text, head=head)
+        self.app.push_screen(screen, callback=self._open_side)
+
+    def _open_side(self, thread_id: str | None) -> None:
+        """A thread chosen in the compare or fan-out screen: highlighted in the list (which opens
+        it), or, a fork the list has not loaded, put at its top."""
+        if not thread_id:
+            return
+        threads = self.thread_list
+        threads.focus()
+        if threads.thread(thread_id) is not None:
+            threads.highlighted = threads.get_option_index(thread_id)
+        else:
+            self._open_new_thread(thread_id)
+
+    @work(group="open-side", exit_on_error=False)
+    async def _open_new_thread(self, thread_id: str) -> None:
+        try:
+            summary = await self.app.live_backend.get_thread(thread_id)
+        except BackendError as error:
+            report(self, error, "Opening the fork")
+            return
+        self.sidebar.insert_thread(summary, open_it=True)
 
     def action_clear_state(self) -> None:
         if self.conversation.can(ClearsState, "clear a thread's state"):

@@ -36,6 +36,7 @@ def test_the_wheel_installs_threadbench_with_its_styles_and_nothing_named_app(tm
     for shipped in (
         "threadbench/styles/app.tcss",
         "threadbench/styles/human_input.tcss",
+        "threadbench/styles/compare.tcss",
         "threadbench/ui/app.py",
         "threadbench/backends/langgraph/client.py",
         "threadbench/embedded/demo/agent.py",

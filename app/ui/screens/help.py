@@ -57,11 +57,13 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from .assistants import AssistantsScreen
     from .cancel_run import CancelRunScreen
     from .choose import ChooseScreen
+    from .compare import CompareScreen
     from .confirm import ConfirmScreen
     from .connection import ConnectionScreen
     from .crons import CronsScreen
     from .edit_state import EditStateScreen
     from .export import ExportScreen
+    from .fanout import FanOutScreen
     from .human_input import DecisionPicker, HumanInputScreen
     from .inbox import InboxScreen
     from .message_log import MessageLogScreen
@@ -93,6 +95,8 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Run options", RunOptionsScreen, False),
         ("Edit state", EditStateScreen, False),
         ("Message log (10xGraph)", MessageLogScreen, False),
+        ("Compare side by side", CompareScreen, False),
+        ("Fan out", FanOutScreen, False),
         ("Runs", RunsScreen, False),
         ("Assistants", AssistantsScreen, False),
         ("Store", StoreScreen, False),

@@ -349,10 +349,17 @@ class Timeline(Vertical, can_focus=False):
 
     def action_mark(self) -> None:
         checkpoint = self.selected
-        if checkpoint is None:
-            return
+        if checkpoint is not None:
+            self._set_mark("" if self.marked_id == checkpoint.checkpoint_id else checkpoint.checkpoint_id)
+
+    def mark(self, checkpoint_id: str) -> None:
+        """Mark this checkpoint (if loaded), as m does on the selected one ("": unmark)."""
+        if (not checkpoint_id or self.model.get(checkpoint_id) is not None) and checkpoint_id != self.marked_id:
+            self._set_mark(checkpoint_id)
+
+    def _set_mark(self, checkpoint_id: str) -> None:
         previous = self.marked_id
-        self.marked_id = "" if previous == checkpoint.checkpoint_id else checkpoint.checkpoint_id
+        self.marked_id = checkpoint_id
         if previous:
             self._refresh_row(previous)
         if self.marked_id:
