@@ -1,6 +1,6 @@
 """The server's other objects: a store with 10,000 items and an assistant with 100 versions.
 
-Seeding: 10,000 items in one namespace (put_item, 50 at a time), and one assistant edited
+Seeding: 10,000 items in one namespace (put_item, 10 at a time), and one assistant edited
 99 times (100 versions).
 
     store first page     StoreScreen.open_namespace (enter on the namespace) -> the first
@@ -36,17 +36,19 @@ from bench.common import (
 )
 
 ITEMS = 10_000
+AT_ONCE = 10
+"""Items put at the same time while seeding (50 at once, the in-memory server reset connections)."""
 VERSIONS = 100
 
 
 async def seed(client, quick: bool) -> tuple[list[str], str, float]:
     start = now()
     namespace = ["bench", uuid.uuid4().hex[:8], "items"]
-    for first in range(0, ITEMS, 50):
+    for first in range(0, ITEMS, AT_ONCE):
         await asyncio.gather(
             *(
                 client.store.put_item(namespace, f"item-{n:05d}", {"n": n, "title": f"Item {n}", "tags": ["a", "b"]})
-                for n in range(first, first + 50)
+                for n in range(first, first + AT_ONCE)
             )
         )
     made = await client.assistants.create("agent", name=f"bench-{namespace[1]}", metadata={"bench": namespace[1]})
