@@ -12,7 +12,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 from threadbench.embedded.demo.agent import build_graph, graph
 from threadbench.embedded.demo.model import ScriptedChatModel
-from threadbench.embedded.demo.script import DemoCrash, decide, long_markdown, title_from, tokens
+from threadbench.embedded.demo.script import DemoCrash, decide, long_markdown, rich_markdown, title_from, tokens
 from threadbench.embedded.demo.tools import TOOLS
 
 
@@ -314,10 +314,25 @@ def test_long_reply_word_count_from_message(agent, message, words):
     assert values["artifacts"] == []  # "write N words" is not a file
 
 
+@pytest.mark.parametrize(("message", "words"), [("rich", 5000), ("rich 1000", 1000), ("rich 2000 words", 2000)])
+def test_rich_reply_mixes_code_tables_and_nested_lists(agent, message, words):
+    values, _ = ask(agent, message)
+    text = last_ai(values).content
+    assert abs(len(text.split()) - words) <= words * 0.05 + 30
+    fences = text.count("```")
+    assert fences % 2 == 0 and fences // 2 >= words // 250  # a code block every ~150 words
+    assert text.count("|---:|") >= words // 250  # tables
+    assert "\n    - then " in text  # lists three levels deep
+    assert text.count("\n## ") >= 3 and "\n> **Note**" in text
+    assert values["artifacts"] == []
+
+
 def test_long_markdown_is_deterministic_and_tokenizes_losslessly():
     text = long_markdown(1500)
     assert text == long_markdown(1500)
     assert "".join(tokens(text)) == text
+    rich = rich_markdown(1500)
+    assert rich == rich_markdown(1500) and "".join(tokens(rich)) == rich
     assert "".join(tokens("  lead\n\n- a  b\n")) == "  lead\n\n- a  b\n"
 
 

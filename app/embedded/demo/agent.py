@@ -23,6 +23,7 @@ show. The same table is in TRIGGERS.md.
 | error, fail                   | `run_command` raises -> ToolMessage status="error", reply apologises |
 | crash                         | the model streams a few tokens then raises: the run fails          |
 | long / "long 2000" / "N words" | ~N words (default 5000) of Markdown, streamed as fast as possible |
+| rich / "rich 5000"            | the same, rich: code fences, tables, nested lists, headings        |
 | slow                          | ~40 tokens, 0.25 s apart (for cancel tests)                        |
 | think, reason                 | reasoning first, in additional_kwargs["reasoning_content"]         |
 |                               | (also thinking_enabled=True; length follows reasoning_effort)      |

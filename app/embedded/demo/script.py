@@ -41,6 +41,7 @@ TRIGGERS: dict[str, re.Pattern[str]] = {
         "deploy": r"\bdeploy\w*",
         "error": r"\berrors?\b|\bfail\w*",
         "long": r"\blong\b|\b\d+\s*words?\b",
+        "rich": r"\brich\b",
         "slow": r"\bslow\w*",
         "think": r"\bthink\w*|\breason\w*",
         "hidden": r"\bhidden\b",
@@ -130,7 +131,9 @@ def first_visible_human(messages: list[BaseMessage]) -> str | None:
 def detect_triggers(text: str) -> set[str]:
     lowered = text.lower()
     found = {name for name, pattern in TRIGGERS.items() if pattern.search(lowered)}
-    if "long" in found and "file" in found and not re.search(r"\bfiles?\b|\breports?\b", lowered):
+    if "rich" in found:
+        found.discard("long")  # "rich 5000 words": the rich reply, of that length
+    if ("long" in found or "rich" in found) and "file" in found and not re.search(r"\bfiles?\b|\breports?\b", lowered):
         found.discard("file")  # "write 5000 words" is a long reply, not a file
     return found
 
@@ -147,7 +150,7 @@ def turn_triggers(messages: list[BaseMessage], options: dict[str, Any]) -> set[s
 
 def long_word_target(text: str) -> int:
     lowered = text.lower()
-    match = re.search(r"\b(\d+)\s*words?\b", lowered) or re.search(r"\blong\D{0,12}?(\d+)", lowered)
+    match = re.search(r"\b(\d+)\s*words?\b", lowered) or re.search(r"\b(?:long|rich)\D{0,12}?(\d+)", lowered)
     if not match:
         return DEFAULT_LONG_WORDS
     return max(50, min(MAX_LONG_WORDS, int(match.group(1))))
@@ -254,7 +257,9 @@ def decide(messages: list[BaseMessage], tool_names: set[str], options: dict[str,
 def _final(lead: str, request: str, triggers: set[str], options: dict[str, Any], think: bool) -> Script:
     sections = [lead] if lead else []
     delay = 0.0
-    if "long" in triggers:
+    if "rich" in triggers:
+        sections.append(rich_markdown(long_word_target(request)))
+    elif "long" in triggers:
         sections.append(long_markdown(long_word_target(request)))
     elif "slow" in triggers:
         sections.append(SLOW_TEXT)
@@ -556,5 +561,72 @@ def long_markdown(target_words: int) -> str:
                 paragraph.append(text)
                 count += len(text.split())
             add(" ".join(paragraph))
+        block_no += 1
+    return "\n\n".join(blocks)
+
+
+def _table(k: int) -> str:
+    """A Markdown table of 4-6 rows (a row per step: its key, status, retries and a note)."""
+    rows = ["| step | key | status | retries | note |", "|---:|---|---|---:|---|"]
+    for j in range(4 + k % 3):
+        step = k * 10 + j
+        rows.append(
+            f"| {step} | `{_KEYS[(k + j) % len(_KEYS)]}` | {_STATUSES[(k + j) % len(_STATUSES)]} "
+            f"| {(k + j) % 4} | {_OBJECTS[(k * 3 + j) % len(_OBJECTS)]} |"
+        )
+    return "\n".join(rows)
+
+
+def _nested_list(k: int) -> str:
+    """A list three levels deep, numbered or bulleted at the top, with inline code and bold."""
+    lines = []
+    for j in range(3):
+        idx = k * 3 + j
+        top = f"{j + 1}." if k % 2 else "-"
+        lines.append(
+            f"{top} **{_KEYWORDS[idx % len(_KEYWORDS)]}**: {_SUBJECTS[idx % len(_SUBJECTS)].lower()} "
+            f"{_VERBS[idx % len(_VERBS)]} {_OBJECTS[idx % len(_OBJECTS)]}"
+        )
+        indent = "   " if k % 2 else "  "
+        for m in range(2):
+            lines.append(f"{indent}- `{_KEYS[(idx + m) % len(_KEYS)]}` {_TAILS[(idx + m) % len(_TAILS)]}")
+            if m == 0:
+                lines.append(f"{indent}  - then {_OBJECTS[(idx + 5) % len(_OBJECTS)]}, *{_STATUSES[idx % 3]}*")
+    return "\n".join(lines)
+
+
+def rich_markdown(target_words: int) -> str:
+    """About `target_words` words of Markdown rich in structure, the way a coding agent
+    answers: a heading every few blocks, code fences every ~150 words (Python, bash, JSON),
+    tables, nested lists, block quotes, and short paragraphs between. Deterministic."""
+    blocks: list[str] = ["# A structured guide to agent threads"]
+    words = 6
+    block_no = 0
+    sentence = 0
+
+    def add(block: str) -> None:
+        nonlocal words
+        blocks.append(block)
+        words += len(block.split())
+
+    while words < target_words:
+        kind = block_no % 8
+        if kind == 0:
+            add(f"## {block_no // 8 + 1}. {_SECTIONS[(block_no // 8) % len(_SECTIONS)]}")
+        elif kind in (1, 5):
+            add(" ".join(_sentence(sentence + j) for j in range(2)))
+            sentence += 2
+        elif kind == 2:
+            add(_code_block(block_no))
+        elif kind == 3:
+            add(_table(block_no))
+        elif kind == 4:
+            add(_nested_list(block_no))
+        elif kind == 6:
+            add(f"> **Note**: {_sentence(sentence)}")
+            sentence += 1
+        else:
+            add(f"### {_KEYWORDS[block_no % len(_KEYWORDS)]}")
+            add(_code_block(block_no + 1))
         block_no += 1
     return "\n\n".join(blocks)
