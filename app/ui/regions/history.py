@@ -182,6 +182,23 @@ class InspectorHistory(TabbedContent):
             self.active = "tab-timeline"
             self.timeline.select_newer()
 
+    def older_turn(self) -> None:
+        if self._timeline_ready():
+            self.active = "tab-timeline"
+            self.timeline.select_turn(older=True)
+
+    def newer_turn(self) -> None:
+        if self._timeline_ready():
+            self.active = "tab-timeline"
+            self.timeline.select_turn(older=False)
+
+    @on(Timeline.NoTurn)
+    def _no_turn(self, event: Timeline.NoTurn) -> None:
+        self.notify(
+            "No earlier human turn in this thread." if event.older else "No later human turn: this is the live head.",
+            timeout=2,
+        )
+
     def live_head(self) -> None:
         if self._timeline_ready():
             self.timeline.select_head()
