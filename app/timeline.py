@@ -89,28 +89,32 @@ def writers_of(checkpoint: ThreadState, parent: ThreadState | None) -> list[str]
     return []
 
 
-def _message_keys(checkpoint: ThreadState) -> list[tuple[str, str]]:
-    """(id, type) of each message of `checkpoint`, from the raw values where they are kept."""
+def _messages_of(checkpoint: ThreadState) -> list:
+    """The messages of `checkpoint`: the raw dicts where the values keep them, else the models."""
     raw = checkpoint.values.get("messages")
-    if isinstance(raw, list):
-        return [
-            (str(m.get("id") or ""), str(m.get("type") or m.get("role") or "")) if isinstance(m, dict) else ("", "")
-            for m in raw
-        ]
-    return [(m.id, m.type) for m in checkpoint.messages]
+    return raw if isinstance(raw, list) else checkpoint.messages
+
+
+def _key(message: object) -> tuple[str, str]:
+    """(id, type) of a raw message dict or a ChatMessage."""
+    if isinstance(message, dict):
+        return str(message.get("id") or ""), str(message.get("type") or message.get("role") or "")
+    return str(getattr(message, "id", "") or ""), str(getattr(message, "type", "") or "")
 
 
 def new_message_types(checkpoint: ThreadState, parent: ThreadState | None) -> list[str]:
     """The types of the messages `checkpoint` holds that `parent` does not (all of them
-    without a parent). Usually the parent's messages are a prefix: only the tail is read."""
-    mine = _message_keys(checkpoint)
+    without a parent). Usually the parent's messages are a prefix: only the tail is read,
+    so a step costs the messages it added, not the thread's length."""
+    mine = _messages_of(checkpoint)
     if parent is None:
-        return [kind for _, kind in mine]
-    theirs = _message_keys(parent)
-    if len(mine) >= len(theirs) and (not theirs or mine[len(theirs) - 1] == theirs[-1]):
-        return [kind for _, kind in mine[len(theirs) :]]
-    known = {ident for ident, _ in theirs if ident}
-    return [kind for ident, kind in mine if ident and ident not in known]
+        return [_key(m)[1] for m in mine]
+    theirs = _messages_of(parent)
+    count = len(theirs)
+    if len(mine) >= count and (not count or _key(mine[count - 1]) == _key(theirs[count - 1])):
+        return [_key(m)[1] for m in mine[count:]]
+    known = {ident for ident, _ in map(_key, theirs) if ident}
+    return [kind for ident, kind in map(_key, mine) if ident and ident not in known]
 
 
 def starts_human_turn(checkpoint: ThreadState, parent: ThreadState | None) -> bool:
