@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from .models import ThreadState
 
@@ -89,7 +90,7 @@ def writers_of(checkpoint: ThreadState, parent: ThreadState | None) -> list[str]
     return []
 
 
-def _messages_of(checkpoint: ThreadState) -> list:
+def _messages_of(checkpoint: ThreadState) -> list[Any]:
     """The messages of `checkpoint`: the raw dicts where the values keep them, else the models."""
     raw = checkpoint.values.get("messages")
     return raw if isinstance(raw, list) else checkpoint.messages
