@@ -32,8 +32,10 @@ if TYPE_CHECKING:
 
 HISTORY_PAGE = 30
 """Checkpoints per get_history call: the timeline pages further back as the user scrolls."""
-FIRST_HISTORY_PAGE = 12
-"""The first page is small: a checkpoint holds the whole state, and it is fetched as a thread opens."""
+FIRST_HISTORY_PAGE = 5
+"""The first page is small: a checkpoint holds the whole state (a DeerFlow thread of 250 turns:
+1,000 messages each, 20 ms of the server's time per checkpoint), and it is fetched as a thread
+opens; the timeline asks for the next page as soon as these rows are shown."""
 
 
 class OpenThread(Protocol):
