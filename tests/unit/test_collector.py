@@ -52,6 +52,21 @@ def test_a_due_collection_runs_once_the_user_is_idle(made):
     assert runs == [2]
 
 
+def test_a_thread_being_opened_and_just_shown_defers_a_due_collection(made):
+    """A long thread's state makes a collection due: it waits for the chat to be painted and
+    the user to be idle a second after it, not in the middle of showing it."""
+    collector, clock, runs, counts = made
+    clock.now += IDLE_SECONDS * 5  # no key for a while
+    with collector.busy():  # opening: the state arrives
+        counts[0] = (0, 0, 10)
+        assert not collector.tick()
+    collector.shown()
+    clock.now += IDLE_SECONDS / 2
+    assert not collector.tick()  # still being laid out and painted
+    clock.now += IDLE_SECONDS
+    assert collector.tick() and runs == [2]
+
+
 def test_streaming_defers_a_due_collection_but_not_past_the_limit(made):
     collector, clock, runs, counts = made
     counts[0] = (0, 0, 10)
@@ -86,9 +101,11 @@ async def test_the_app_holds_full_collections_while_a_reply_streams(server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         assert gc.get_threshold()[2] == NEVER
-        assert not app.collector.is_busy
+        # (opening the newest thread holds them too, until it is shown)
+        await wait_for(pilot, lambda: not app.collector.is_busy, what="the first thread shown")
         await send_in_new_thread(pilot, "long 1500")
         await wait_for(pilot, lambda: app.collector.is_busy, what="the reply streaming")
         await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run's end")
-        assert not app.collector.is_busy
+        # (the state and history read again after the run hold them a moment more)
+        await wait_for(pilot, lambda: not app.collector.is_busy, what="the hold let go after the run")
     assert gc.get_threshold() == before

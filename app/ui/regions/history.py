@@ -114,12 +114,14 @@ class InspectorHistory(TabbedContent):
             )
             return
         try:
-            page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
+            with self.app.collector.busy():  # (see Conversation.open_thread)
+                page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
         except BackendError as error:
             report(self, error, "Loading the checkpoint history")
             return
         if thread_id == self._open_thread_id:
             self.show_checkpoints(page, exhausted=len(page) < FIRST_HISTORY_PAGE)
+            self.app.collector.shown()
 
     @on(Timeline.NeedMore)
     def _history_need_more(self, event: Timeline.NeedMore) -> None:
@@ -130,12 +132,14 @@ class InspectorHistory(TabbedContent):
     async def load_more_history(self, thread_id: str, before: str) -> None:
         backend = self.app.live_backend
         try:
-            page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
+            with self.app.collector.busy():
+                page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
         except BackendError as error:
             report(self, error, "Loading older checkpoints")
             return
         if thread_id == self._open_thread_id:
             self.append_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
+            self.app.collector.shown()
 
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def load_graph(self, state: ThreadState, assistant: str) -> None:
