@@ -63,12 +63,6 @@ class Collector:
     def input_seen(self) -> None:
         self._last_input = self._clock()
 
-    def shown(self) -> None:
-        """Something big has just been shown (a thread of 10,000 messages, a page of history):
-        it is still being laid out and painted, and its objects made the collection due. A
-        full collection waits until the user has been idle a second after it, as after a key."""
-        self._last_input = self._clock()
-
     @property
     def is_busy(self) -> bool:
         return self._busy > 0

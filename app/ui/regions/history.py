@@ -121,7 +121,6 @@ class InspectorHistory(TabbedContent):
             return
         if thread_id == self._open_thread_id:
             self.show_checkpoints(page, exhausted=len(page) < FIRST_HISTORY_PAGE)
-            self.app.collector.shown()
 
     @on(Timeline.NeedMore)
     def _history_need_more(self, event: Timeline.NeedMore) -> None:
@@ -139,7 +138,6 @@ class InspectorHistory(TabbedContent):
             return
         if thread_id == self._open_thread_id:
             self.append_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
-            self.app.collector.shown()
 
     @work(exclusive=True, group="graph", exit_on_error=False)
     async def load_graph(self, state: ThreadState, assistant: str) -> None:
