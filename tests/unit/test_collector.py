@@ -52,16 +52,6 @@ def test_a_due_collection_runs_once_the_user_is_idle(made):
     assert runs == [2]
 
 
-def test_a_thread_being_opened_defers_a_due_collection(made):
-    """A long thread's state makes a collection due: it waits until the thread is shown."""
-    collector, clock, runs, counts = made
-    clock.now += IDLE_SECONDS * 5  # no key for a while
-    with collector.busy():  # opening: the state arrives
-        counts[0] = (0, 0, 10)
-        assert not collector.tick()
-    assert collector.tick() and runs == [2]
-
-
 def test_streaming_defers_a_due_collection_but_not_past_the_limit(made):
     collector, clock, runs, counts = made
     counts[0] = (0, 0, 10)

@@ -113,12 +113,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         backend = self.app.backend
         if backend is None:
             return
-        # A long thread's state is hundreds of thousands of objects: the full collection
-        # they make due waits until the chat is shown. (Not longer: holding it a second
-        # more after each open kept it from running while the list was scrolled, opening
-        # thread after thread, and the benchmark's memory grew 59 MB instead of 8.)
-        with self.app.collector.busy():
-            await self._open_thread(backend, thread_id, ask)
+        await self._open_thread(backend, thread_id, ask)
 
     async def _open_thread(self, backend: Backend, thread_id: str, ask: bool) -> None:
         self.workers.cancel_group(self, "run")

@@ -114,8 +114,7 @@ class InspectorHistory(TabbedContent):
             )
             return
         try:
-            with self.app.collector.busy():  # (see Conversation.open_thread)
-                page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
+            page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
         except BackendError as error:
             report(self, error, "Loading the checkpoint history")
             return
@@ -131,8 +130,7 @@ class InspectorHistory(TabbedContent):
     async def load_more_history(self, thread_id: str, before: str) -> None:
         backend = self.app.live_backend
         try:
-            with self.app.collector.busy():
-                page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
+            page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
         except BackendError as error:
             report(self, error, "Loading older checkpoints")
             return
