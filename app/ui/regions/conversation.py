@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...backends.base import Backend, BackendError, ClearsState, KeepsMessageLog, NotFound
+from ...backends.base import BackendError, ClearsState, KeepsMessageLog, NotFound
 from ...backends.langgraph.mapping import graphs_in_refusal
 from ...human_input import PendingInput, answer_submitter, detect_pending
 from ...models import ChatMessage, ThreadState, ThreadSummary
@@ -113,9 +113,6 @@ class Conversation(ConversationRuns, ObjectScreens):
         backend = self.app.backend
         if backend is None:
             return
-        await self._open_thread(backend, thread_id, ask)
-
-    async def _open_thread(self, backend: Backend, thread_id: str, ask: bool) -> None:
         self.workers.cancel_group(self, "run")
         self.opens += 1
         if thread_id != self.thread_id:  # (the same thread again: what is being typed stays as it is)
