@@ -15,6 +15,11 @@ What a row says, judged from real LangGraph 1.x payloads:
   and runs started with checkpoint_id=X record metadata.checkpoint_id == X, and their
   first checkpoint's parent is X.
 
+Human turns: a checkpoint starts a human turn when the messages it adds to its parent's
+include a human message (judged from the checkpoint data, whatever the nodes are called:
+DeerFlow's middleware steps have names of their own). `TimelineModel.turn_index` finds the
+next one either way for the `{` and `}` keys.
+
 Lanes: rows carry a small `git log --graph`-style drawing (one column per open branch) so a
 branch is visible in a narrow pane.
 """
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from .models import ThreadState
 
@@ -84,6 +90,43 @@ def writers_of(checkpoint: ThreadState, parent: ThreadState | None) -> list[str]
     return []
 
 
+def _messages_of(checkpoint: ThreadState) -> list[Any]:
+    """The messages of `checkpoint`: the raw dicts where the values keep them, else the models."""
+    raw = checkpoint.values.get("messages")
+    return raw if isinstance(raw, list) else checkpoint.messages
+
+
+def _key(message: object) -> tuple[str, str]:
+    """(id, type) of a raw message dict or a ChatMessage."""
+    if isinstance(message, dict):
+        return str(message.get("id") or ""), str(message.get("type") or message.get("role") or "")
+    return str(getattr(message, "id", "") or ""), str(getattr(message, "type", "") or "")
+
+
+def new_message_types(checkpoint: ThreadState, parent: ThreadState | None) -> list[str]:
+    """The types of the messages `checkpoint` holds that `parent` does not (all of them
+    without a parent). Usually the parent's messages are a prefix: only the tail is read,
+    so a step costs the messages it added, not the thread's length."""
+    mine = _messages_of(checkpoint)
+    if parent is None:
+        return [_key(m)[1] for m in mine]
+    theirs = _messages_of(parent)
+    count = len(theirs)
+    if len(mine) >= count and (not count or _key(mine[count - 1]) == _key(theirs[count - 1])):
+        return [_key(m)[1] for m in mine[count:]]
+    known = {ident for ident, _ in map(_key, theirs) if ident}
+    return [kind for ident, kind in map(_key, mine) if ident and ident not in known]
+
+
+def starts_human_turn(checkpoint: ThreadState, parent: ThreadState | None) -> bool:
+    """True when the messages `checkpoint` adds to `parent` include a human one."""
+    return "human" in new_message_types(checkpoint, parent)
+
+
+NEED_OLDER = -1
+"""turn_index's answer when the next older turn lies beyond the loaded checkpoints."""
+
+
 class TimelineModel:
     """Rows for the checkpoints loaded so far, extended a page at a time."""
 
@@ -94,6 +137,8 @@ class TimelineModel:
         self.rows: list[TimelineRow] = []
         self.by_id: dict[str, int] = {}
         self.children: dict[str, list[str]] = {}
+        self._turns: dict[int, bool] = {}
+        """Row index -> starts a human turn (only rows whose parent was known)."""
         self._lanes: list[str | None] = []
         """For each open lane, the checkpoint id it waits for (a parent not yet drawn)."""
         self.exhausted = False
@@ -119,6 +164,34 @@ class TimelineModel:
 
     def reset(self) -> None:
         self._clear()
+
+    def human_turn(self, index: int) -> bool | None:
+        """Does row `index` start a human turn? None while its parent is not loaded yet."""
+        known = self._turns.get(index)
+        if known is not None:
+            return known
+        row = self.rows[index]
+        parent = self.parent_of(row.checkpoint)
+        if parent is None and row.parent_id and not self.exhausted:
+            return None
+        answer = self._turns[index] = starts_human_turn(row.checkpoint, parent)
+        return answer
+
+    def turn_index(self, start: int, older: bool) -> int | None:
+        """The row of the nearest human turn older (or newer) than row `start`; None if
+        there is none; NEED_OLDER when older checkpoints must be loaded to know."""
+        if older:
+            for index in range(start + 1, len(self.rows)):
+                found = self.human_turn(index)
+                if found is None:
+                    return NEED_OLDER
+                if found:
+                    return index
+            return None if self.exhausted else NEED_OLDER
+        for index in range(min(start, len(self.rows)) - 1, -1, -1):
+            if self.human_turn(index):
+                return index
+        return None
 
     def append(self, page: list[ThreadState]) -> list[int]:
         """Add an older page (newest first). Returns the indices of earlier rows whose

@@ -53,9 +53,21 @@ class Result:
             goal = f"<= {fmt(self.target, self.unit)}"
         verdict = "PASS" if self.passed else "FAIL"
         text = f"{verdict}  {self.name:<44} {figure:<42} target {goal}"
+        if not self.passed:
+            text += f"  ({self.miss()})"
         if self.note:
             text += f"  -- {self.note}"
         return text
+
+    def miss(self) -> str:
+        """By how much the target is missed, in its unit (and as a share of it)."""
+        if self.ratio is not None:
+            return f"misses by {self.ratio - self.target:.2f}x"
+        over = self.measured - self.target
+        if over == float("inf"):
+            return "not reached"
+        share = f", {over / self.target:.0%}" if self.target else ""
+        return f"misses by {fmt(over, self.unit)}{share}"
 
 
 def fmt(value: float | None, unit: str) -> str:

@@ -1,12 +1,16 @@
-"""A long thread: 2,000 messages, opened in the app.
+"""A long thread: 10,000 messages, opened in the app, then scrolled to the top.
 
-Seeding: one thread whose state holds 2,000 messages (human questions and Markdown
+Seeding: one thread whose state holds 10,000 messages (human questions and Markdown
 answers of 30-120 words, every tenth answer with a tool call and its result), written
 with one update_state call.
 
     open         the app's get_state answered -> the newest messages painted and the
                  chat scrollable (it has more to scroll than it shows). Then one scroll
                  step up is timed too (from the call to the paint).
+    to the top   from the newest messages, `pageup` again and again until the first
+                 message is in view; each step: the key -> scrolled, any older messages
+                 it brings in mounted, painted. The worst step is the verdict (a time
+                 budget stops it, saying how far it got).
     sdk          threads.get_state of the same thread, timed alone.
     memory       the benchmark process's RSS with the thread open (the app, its SDK
                  client and this harness; no server).
@@ -27,6 +31,7 @@ from bench.common import (
     ms,
     now,
     painted,
+    press,
     rss_mb,
     running,
     settle,
@@ -35,7 +40,9 @@ from bench.common import (
     wait_until,
 )
 
-MESSAGES = 2_000
+MESSAGES = 10_000
+TOP_BUDGET = 300.0
+"""Seconds the scroll to the top may take before it stops (and says how far it got)."""
 WORDS = (
     "agent thread checkpoint stream token reply graph state tool result message server "
     "client frame widget layout render cache page search filter history branch fork"
@@ -91,7 +98,7 @@ async def seed(client) -> str:
     thread_id = str(uuid.uuid4())
     await client.threads.create(thread_id=thread_id, graph_id="agent", metadata={"bench": "long-thread"})
     await client.threads.update_state(
-        thread_id, {"messages": messages(), "title": "A 2,000-message thread"}, as_node="title"
+        thread_id, {"messages": messages(), "title": f"A {MESSAGES:,}-message thread"}, as_node="title"
     )
     return thread_id
 
@@ -136,16 +143,60 @@ async def main(args) -> list:
         rss = rss_mb()
         mounted = sum(1 for c in chat.children if isinstance(c, MessageView))
 
+        # -- scrolling to the top, a page at a time ------------------------------------------------
+        chat.scroll_end(animate=False)
+        chat.focus()
+        await settle(app, 0.3)
+        first_id = chat.messages[0].id
+
+        def top_in_view() -> bool:
+            views = [c for c in chat.children if isinstance(c, MessageView)]
+            return bool(views) and views[0].message.id == first_id and chat.scroll_y == 0
+
+        def older_loading() -> bool:
+            return any(w.group == "older" and not w.is_finished for w in chat.workers)
+
+        steps: list[float] = []
+        begun = now()
+        while not top_in_view() and now() - begun < TOP_BUDGET:
+            before = (chat.scroll_y, chat.virtual_size.height)
+            start = now()
+            press(app, "pageup")
+            await wait_until(
+                lambda: (chat.scroll_y, chat.virtual_size.height) != before or older_loading() or top_in_view(),
+                what="scrolled up",
+            )
+            await wait_until(lambda: not older_loading(), what="older messages mounted")
+            steps.append(ms(await painted(app) - start))
+        reached_top = top_in_view()
+        top_seconds = now() - begun
+        rss_top = rss_mb()
+        mounted_top = sum(1 for c in chat.children if isinstance(c, MessageView))
+
     return [
         verdict(
-            "long thread: 2,000 messages visible",
+            f"long thread: {MESSAGES:,} messages visible",
             max(opens),
             300.0,
             baseline=median(sdk),
             note=f"median {median(opens):.0f} ms; after get_state; one scroll step {median(scrolls):.0f} ms; "
             f"{mounted} of {MESSAGES} messages mounted",
         ),
-        verdict("long thread: RSS with it open", rss, 250.0, unit="MB", note="whole benchmark process"),
+        verdict(
+            "long thread: RSS with it open",
+            max(rss, rss_top),
+            300.0,
+            unit="MB",
+            note=f"whole benchmark process: {rss:.0f} MB open, {rss_top:.0f} MB scrolled to the top",
+        ),
+        verdict(
+            "long thread: every scroll step to the top",
+            max(steps) if reached_top else float("inf"),
+            50.0,
+            note=f"median {median(steps):.0f} ms over {len(steps)} pageup steps in {top_seconds:.0f} s"
+            + ("" if reached_top else f" (stopped before the top after {TOP_BUDGET:.0f} s; worst {max(steps):.0f} ms)")
+            + f"; {mounted_top} messages mounted at the top",
+        ),
     ]
 
 

@@ -1,8 +1,12 @@
-"""Timeline: a thread with 1,000 checkpoints; its first page, and diffs between checkpoints.
+"""Timeline: a thread with 5,000 checkpoints; its first page, diffs between checkpoints, and
+the jump to the previous or next human turn.
 
-Seeding: 1,000 update_state calls on one thread, alternating the nodes that write: every
-call changes the todo list (a status moves on, a todo is added), every fifth call adds a
-message too, so the thread ends with 200 messages and 1,000 checkpoints.
+Seeding: one threads.create with 5,000 supersteps (each an update as a node would write it;
+a superstep is an update_state on the server, about 60 times faster than one request each),
+laid out as DeerFlow writes a thread, about 20 checkpoints per turn: each step changes the
+todo list (a status moves on, a todo is added); the first step of a turn adds the person's
+message, later steps the agent's tool call, its result and the answer. 250 turns, 1,000
+messages, 5,000 checkpoints.
 
     first page   the app's get_history request starts (after get_state, when the thread
                  opens) -> the timeline's rows painted. sdk: threads.get_history with the
@@ -10,6 +14,10 @@ message too, so the thread ends with 200 messages and 1,000 checkpoints.
     diff         the `[` key's action (one checkpoint back in time) -> the diff view
                  shows that checkpoint against its parent, painted; and with the head
                  marked (m), a checkpoint 20 steps back against the head.
+    turn jump    `{` (the previous human turn) and `}` (the next), 20 checkpoints apart
+                 with middleware steps between: key -> the timeline cursor, the diff and
+                 the past chat of that checkpoint painted; over history already loaded
+                 (the first turns back are loaded by the `[` steps before).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from bench.common import (
     ms,
     now,
     painted,
+    press,
     running,
     settle,
     timed_ms,
@@ -34,8 +43,11 @@ from bench.common import (
     wait_until,
 )
 
-CHECKPOINTS = 1_000
+CHECKPOINTS = 5_000
+PER_TURN = 20
+"""DeerFlow writes about 20 checkpoints per turn (its middleware steps)."""
 STATUSES = ["pending", "in_progress", "completed"]
+JUMPS = 6
 
 
 def update(n: int) -> dict:
@@ -44,23 +56,37 @@ def update(n: int) -> dict:
         for k in range(max(0, n - 8), n + 1)
     ]
     values: dict = {"todos": todos}
-    if n % 5 == 0:
-        values["messages"] = [
-            {
-                "type": "ai" if n % 10 else "human",
-                "id": f"m{n}",
-                "content": f"Checkpoint {n}: moved task {n} along and noted why.",
-            }
-        ]
+    turn, step = divmod(n, PER_TURN)
+    said = {
+        0: {"type": "human", "content": f"Turn {turn}: check tasks {n} to {n + PER_TURN - 1} and say why."},
+        6: {
+            "type": "ai",
+            "content": "",
+            "tool_calls": [{"id": f"call{turn}", "name": "search", "args": {"query": f"task {n}"}}],
+        },
+        7: {"type": "tool", "tool_call_id": f"call{turn}", "name": "search", "content": f"3 results for task {n}"},
+        15: {"type": "ai", "content": f"Turn {turn}: moved the tasks along and noted why."},
+    }.get(step)
+    if said is not None:
+        values["messages"] = [{**said, "id": f"m{n}"}]
     return values
 
 
 async def seed(client) -> tuple[str, float]:
+    """The thread, and the seconds its seeding took (a server seeded before keeps it: 0)."""
+    tag = f"timeline-{CHECKPOINTS}"
+    found = await client.threads.search(metadata={"bench": tag}, limit=1)
+    if found:
+        return found[0]["thread_id"], 0.0
     start = now()
     thread_id = str(uuid.uuid4())
-    await client.threads.create(thread_id=thread_id, graph_id="agent", metadata={"bench": "timeline"})
-    for n in range(CHECKPOINTS):
-        await client.threads.update_state(thread_id, update(n), as_node="agent" if n % 2 else "tools")
+    supersteps = [
+        # the person's message as the input writes it; the other steps as nodes with names
+        # of their own (middleware), alternating
+        {"updates": [{"values": update(n), "as_node": "__start__" if n % PER_TURN == 0 else ("agent", "tools")[n % 2]}]}
+        for n in range(CHECKPOINTS)
+    ]
+    await client.threads.create(thread_id=thread_id, graph_id="agent", metadata={"bench": tag}, supersteps=supersteps)
     return thread_id, now() - start
 
 
@@ -95,10 +121,12 @@ async def main(args) -> list:
             await settle(app, 0.3)
 
         diff_view = inspector.diff_view
+        timeline.focus()  # keys go to the main screen's bindings from here
+        await settle(app, 0.2)
         for _ in range(6 if args.quick else 10):
             before = diff_view.diff
             start = now()
-            screen.action_older_checkpoint()  # the `[` key
+            press(app, "left_square_bracket", "[")  # `[`: a key, as a person presses it (the app notes input)
             await wait_until(lambda: diff_view.diff is not before, what="diff")
             steps.append(ms(await painted(app) - start))
             await settle(app, 0.2)
@@ -114,15 +142,48 @@ async def main(args) -> list:
         for _ in range(3):
             before = diff_view.diff
             start = now()
-            screen.action_older_checkpoint()
+            press(app, "left_square_bracket", "[")
             await wait_until(lambda: diff_view.diff is not before, what="marked diff")
             marked.append(ms(await painted(app) - start))
+            await settle(app, 0.2)
+
+        # -- the previous / next human turn -------------------------------------------------------
+        chat = screen.chat
+        while len(timeline.model.rows) < (JUMPS + 2) * PER_TURN and not timeline.exhausted:
+            loaded = len(timeline.model.rows)
+            timeline.option_list.highlighted = loaded - 1  # older pages load as the cursor nears the end
+            await wait_until(lambda: len(timeline.model.rows) > loaded, timeout=60, what="older checkpoints")
+        screen.action_live_head()
+        await settle(app, 0.3)
+        timeline.action_mark()  # unmark: each jump diffs against its parent
+        await settle(app, 0.3)
+        jumps: list[float] = []
+        for older in [True] * JUMPS + [False] * JUMPS:
+            current = timeline.option_list.highlighted or 0
+            target = timeline.model.turn_index(current, older)
+            if target is None and not older:
+                target = 0  # past the last turn: the live head
+            assert target is not None and target >= 0, f"a turn before row {current}"
+            want = timeline.model.rows[target].checkpoint
+            before = diff_view.diff
+            start = now()
+            press(app, *(("left_curly_bracket", "{") if older else ("right_curly_bracket", "}")))  # `{` / `}`
+            await wait_until(
+                lambda: (
+                    timeline.selected is want
+                    and diff_view.diff is not before
+                    and chat.messages
+                    and chat.messages[-1].id == want.messages[-1].id
+                ),
+                what="turn shown",
+            )
+            jumps.append(ms(await painted(app) - start))
             await settle(app, 0.2)
         rows = len(timeline.model.rows)
 
     return [
         verdict(
-            "timeline: first page of 1,000 checkpoints",
+            f"timeline: first page of {CHECKPOINTS:,} checkpoints",
             max(pages),
             200.0,
             baseline=median(sdk_page),
@@ -134,6 +195,13 @@ async def main(args) -> list:
             50.0,
             note=f"median {median(steps):.0f} ms one step back, {median(marked):.0f} ms against the "
             f"marked head 20+ steps away; {rows} rows loaded",
+        ),
+        verdict(
+            "timeline: jump to the previous/next human turn",
+            max(jumps),
+            50.0,
+            note=f"median {median(jumps):.0f} ms; {JUMPS} turns back with {{ and forward with }}, "
+            f"{PER_TURN} checkpoints apart",
         ),
     ]
 

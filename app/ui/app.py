@@ -252,7 +252,7 @@ class ThreadbenchApp(App[None]):
             self.call_from_thread(self.fail, str(error))
             return
         log.info("embedded server ready at %s", self.server.url)
-        importlib.import_module("threadbench.backends.langgraph")  # here, not on the event loop: a 200 ms stall
+        importlib.import_module("threadbench.backends.langgraph.client")  # here, not on the event loop: a 200 ms stall
 
         self.call_from_thread(self._server_ready)
 

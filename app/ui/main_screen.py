@@ -310,6 +310,12 @@ class MainScreen(Screen):
     def action_newer_checkpoint(self) -> None:
         self.inspector.newer_checkpoint()
 
+    def action_older_turn(self) -> None:
+        self.inspector.older_turn()
+
+    def action_newer_turn(self) -> None:
+        self.inspector.newer_turn()
+
     def action_live_head(self) -> None:
         self.inspector.live_head()
 

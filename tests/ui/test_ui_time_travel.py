@@ -7,7 +7,17 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
+from support.driving import (
+    TERMINAL,
+    make_app,
+    notices,
+    open_tagged,
+    screen_text,
+    settle,
+    tag,
+    wait_for,
+    wait_ready,
+)
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.screens.edit_state import EditStateScreen
 from threadbench.ui.widgets.chat_log import ChatLog
@@ -172,3 +182,38 @@ async def test_the_past_view_notice_stays_in_view_while_a_long_past_chat_scrolls
         await wait_for(pilot, lambda: chat.scroll_y == 0, what="the top")
         await pilot.pause()
         assert notice_in_view()
+
+
+async def test_braces_jump_between_human_turns_past_the_steps_between(server_url):
+    thread_id = await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        inspector = app.screen.query_one(Inspector)
+        timeline = inspector.timeline
+        chat = app.screen.query_one(ChatLog)
+
+        def humans() -> list[str]:
+            return [m.text for m in chat.messages if m.type == "human"]
+
+        def at_turn(said: list[str]) -> bool:
+            # the checkpoint where the human message was added: it is the newest message shown
+            return inspector.is_past_view and humans() == said and chat.messages[-1].type == "human"
+
+        await pilot.press("left_curly_bracket")
+        await wait_for(pilot, lambda: at_turn(["hello", "tell me more", "thanks"]), what="the third turn")
+        await pilot.press("left_curly_bracket")
+        await wait_for(pilot, lambda: at_turn(["hello", "tell me more"]), what="the second turn")
+        # the first turn may lie beyond the first page of history: it is loaded, then shown
+        await pilot.press("left_curly_bracket")
+        await wait_for(pilot, lambda: at_turn(["hello"]), what="the first turn")
+        first = timeline.selected
+        await pilot.press("left_curly_bracket")  # none earlier: the cursor stays, and it says so
+        await wait_for(pilot, lambda: any("No earlier human turn" in n for n in notices(app)), what="the notice")
+        assert timeline.selected is first
+
+        await pilot.press("right_curly_bracket")
+        await wait_for(pilot, lambda: at_turn(["hello", "tell me more"]), what="forward to the second turn")
+        await pilot.press("right_curly_bracket", "right_curly_bracket")
+        await wait_for(pilot, lambda: not inspector.is_past_view, what="the live head after the last turn")
+        assert humans() == ["hello", "tell me more", "thanks"] and chat.messages[-1].type == "ai"

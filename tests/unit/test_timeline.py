@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from data.checkpoints import by_suffix, history, raw_history
+from threadbench.models import ThreadState
 from threadbench.normalize import state_from_dict
-from threadbench.timeline import TimelineModel, build_rows, fork_point_for_message, writers_of
+from threadbench.timeline import (
+    NEED_OLDER,
+    TimelineModel,
+    build_rows,
+    fork_point_for_message,
+    new_message_types,
+    starts_human_turn,
+    writers_of,
+)
 
 
 def test_rows_are_newest_first_with_steps_sources_and_counts():
@@ -98,3 +107,69 @@ def test_the_fork_point_for_editing_a_human_message_is_just_before_it():
     assert fork_point_for_message(states, "no-such-id") is None
     # Not loaded far enough back: None (the screen loads older pages and asks again).
     assert fork_point_for_message(states[:8], first_human["id"], main_head.checkpoint_id) is None
+
+
+def checkpoint(n: int, messages: list[tuple[str, str]], parent: int | None) -> ThreadState:
+    return ThreadState(
+        checkpoint_id=f"cp{n}",
+        parent_checkpoint_id="" if parent is None else f"cp{parent}",
+        values={"messages": [{"id": ident, "type": kind, "content": ident} for ident, kind in messages]},
+        metadata={"step": n, "source": "loop"},
+    )
+
+
+def deerflow_like() -> list[ThreadState]:
+    """Two human turns, each followed by middleware steps with names of their own (some
+    write no message, one rewrites a message in place): newest first."""
+    said: list[tuple[str, str]] = []
+    states = []
+    plan = [
+        [("h1", "human")],  # 0: turn one
+        [],  # 1: a middleware step writes todos only
+        [("a1", "ai")],  # 2
+        [("t1", "tool")],  # 3
+        [],  # 4
+        [("h2", "human"), ("reminder", "system")],  # 5: turn two (with a hidden reminder)
+        [("a2", "ai")],  # 6
+        [],  # 7
+    ]
+    for n, new in enumerate(plan):
+        said = said + new
+        states.append(checkpoint(n, said, n - 1 if n else None))
+    return states[::-1]
+
+
+def test_a_human_turn_starts_where_the_new_messages_include_a_human_one():
+    states = deerflow_like()
+    by_step = {s.step: s for s in states}
+    assert new_message_types(by_step[5], by_step[4]) == ["human", "system"]
+    assert new_message_types(by_step[0], None) == ["human"]
+    assert [n for n in range(8) if starts_human_turn(by_step[n], by_step.get(n - 1))] == [0, 5]
+    # A message replaced in place (same id, the list not a prefix any more) is not new.
+    edited = by_step[6].model_copy(
+        update={"values": {"messages": [{"id": "h1", "type": "human", "content": "edited"}, {"id": "x", "type": "ai"}]}}
+    )
+    assert new_message_types(edited, by_step[0]) == ["ai"]
+    # No ids at all: the tail beyond the parent's messages is what is new.
+    plain = ThreadState(values={"messages": [{"type": "ai"}, {"type": "human"}]})
+    assert new_message_types(plain, ThreadState(values={"messages": [{"type": "ai"}]})) == ["human"]
+
+
+def test_turn_index_skips_the_steps_between_turns_and_asks_for_older_pages():
+    states = deerflow_like()  # rows: index 0 is step 7 ... index 7 is step 0
+    model = TimelineModel()
+    model.append(states[:4])  # steps 7..4: step 4's parent is not loaded
+    assert model.turn_index(0, older=True) == 2  # step 5
+    assert model.turn_index(2, older=True) == NEED_OLDER
+    model.append(states[4:])
+    model.exhausted = True  # (the widget says so when a page comes back short)
+    assert model.turn_index(2, older=True) == 7  # step 0 (its parent is none: the root)
+    assert model.turn_index(7, older=True) is None
+    assert model.turn_index(7, older=False) == 2
+    assert model.turn_index(2, older=False) is None  # newer than the last turn: none
+    # The real demo thread: turns start where __start__ wrote a human message.
+    real = TimelineModel()
+    real.append(history())
+    real.exhausted = True
+    turns = [row.index for row in real.rows if real.human_turn(row.index)]
+    assert turns and all(real.rows[i].writers == ["__start__"] for i in turns)

@@ -32,8 +32,10 @@ if TYPE_CHECKING:
 
 HISTORY_PAGE = 30
 """Checkpoints per get_history call: the timeline pages further back as the user scrolls."""
-FIRST_HISTORY_PAGE = 12
-"""The first page is small: a checkpoint holds the whole state, and it is fetched as a thread opens."""
+FIRST_HISTORY_PAGE = 5
+"""The first page is small: a checkpoint holds the whole state (a DeerFlow thread of 250 turns:
+1,000 messages each, 20 ms of the server's time per checkpoint), and it is fetched as a thread
+opens; the timeline asks for the next page as soon as these rows are shown."""
 
 
 class OpenThread(Protocol):
@@ -181,6 +183,23 @@ class InspectorHistory(TabbedContent):
         if self._timeline_ready():
             self.active = "tab-timeline"
             self.timeline.select_newer()
+
+    def older_turn(self) -> None:
+        if self._timeline_ready():
+            self.active = "tab-timeline"
+            self.timeline.select_turn(older=True)
+
+    def newer_turn(self) -> None:
+        if self._timeline_ready():
+            self.active = "tab-timeline"
+            self.timeline.select_turn(older=False)
+
+    @on(Timeline.NoTurn)
+    def _no_turn(self, event: Timeline.NoTurn) -> None:
+        self.notify(
+            "No earlier human turn in this thread." if event.older else "No later human turn: this is the live head.",
+            timeout=2,
+        )
 
     def live_head(self) -> None:
         if self._timeline_ready():

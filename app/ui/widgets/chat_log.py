@@ -2,7 +2,10 @@
 
 Only the newest messages that fill a few screens (at most WINDOW) are mounted when a
 thread opens; older ones are mounted in pages as the user scrolls to the top, so a
-2,000-message thread opens quickly. While
+10,000-message thread opens quickly. At most MOUNTED messages stay mounted: as older pages
+come in at the top, the newest go from the bottom (and come back a page at a time as the
+user scrolls down again), so every scroll step lays out the same few widgets however far
+up the user reads; a new message or a run brings the window back to the end first. While
 a run streams, tokens are appended to the reply's Markdown and the view follows the
 bottom unless the user has scrolled up (VerticalScroll anchoring).
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 from difflib import SequenceMatcher
 
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -27,12 +31,15 @@ WINDOW = 40
 SCREENS = 1.5
 """...and fewer when the newest ones fill this many heights of the view already."""
 PAGE = 30
+MOUNTED = 90
+"""At most this many messages are mounted while scrolling through a long thread."""
 
 
 class ChatLog(VerticalScroll, can_focus=True):
     BINDINGS = [
         ("h", "toggle_hidden", "Hidden msgs"),
         ("home", "scroll_home_all", "Top"),
+        Binding("end", "scroll_end_all", "End", show=False),
     ]
 
     class OlderLoaded(Message):
@@ -42,6 +49,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         super().__init__(**kwargs)
         self.messages: list[ChatMessage] = []
         self._first = 0  # index in self.messages of the first mounted message
+        self._below = 0  # the newest messages not mounted (the user scrolled far up)
         self._ids: set[str] = set()
         self._streaming: dict[str, AIMessageView] = {}
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
@@ -67,6 +75,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._streaming.clear()
         self._tool_chunks.clear()
         self._first = self._window_start(self.messages)
+        self._below = 0
         with self.app.batch_update():
             kept = [c for c in self.children if isinstance(c, MessageView) and c not in streamed]
             top = (self._banner, self._marker)
@@ -152,14 +161,89 @@ class ChatLog(VerticalScroll, can_focus=True):
             self._first = start
             first = next(iter(self.query_children(MessageView)), None)
             height_before = self.virtual_size.height
+            top_before = first.virtual_region.y if first is not None else 0
             await self.mount_all(views, before=first) if first else await self.mount_all(views)
+            await self._trim_bottom()
             await self._show_marker()
             # Keep what the user was reading in place: shift by the height added above it.
-            self.call_after_refresh(self._keep_position, height_before)
+            if first is not None:
+                self.call_after_refresh(self._keep_anchor, first, top_before)
+            else:
+                self.call_after_refresh(self._keep_position, height_before)
             self.post_message(self.OlderLoaded())
             return True
         finally:
             self._loading_older = False
+
+    async def _trim_bottom(self) -> None:
+        """Unmount the newest messages beyond MOUNTED (below the view: nothing in it moves)."""
+        if self._streaming or self._echo is not None:
+            return
+        views = list(self.query_children(MessageView))
+        extra = len(views) - MOUNTED
+        if extra <= 0:
+            return
+        await self.remove_children(views[-extra:])
+        self._below += extra
+        await self._show_below()
+
+    async def _show_below(self) -> None:
+        marker = next(iter(self.query_children(".less-marker")), None)
+        if not self._below:
+            if marker is not None:
+                await marker.remove()
+            return
+        text = Content.styled(f"↓ {self._below} newer messages: scroll down or press end", "dim italic")
+        if isinstance(marker, Static):
+            marker.update(text)
+        else:
+            await self.mount(Static(text, classes="more-marker less-marker"))
+
+    async def load_newer(self, count: int = PAGE) -> bool:
+        """Mount up to `count` of the newer messages unmounted below; the oldest mounted
+        beyond MOUNTED go from the top, the view staying on what it showed."""
+        if not self._below or self._loading_older:
+            return False
+        self._loading_older = True
+        try:
+            end = len(self.messages) - self._below
+            take = min(count, self._below)
+            views = [view_for(m) for m in self.messages[end : end + take]]
+            self._below -= take
+            marker = next(iter(self.query_children(".less-marker")), None)
+            await self.mount_all(views, before=marker) if marker is not None else await self.mount_all(views)
+            mounted = list(self.query_children(MessageView))
+            extra = len(mounted) - MOUNTED
+            if extra > 0:
+                anchor = mounted[extra]
+                top_before = anchor.virtual_region.y
+                await self.remove_children(mounted[:extra])
+                self._first += extra
+                self.call_after_refresh(self._keep_anchor, anchor, top_before)
+            await self._show_below()
+            await self._show_marker()
+            return True
+        finally:
+            self._loading_older = False
+
+    def _keep_anchor(self, anchor: MessageView, top_before: int) -> None:
+        """Scroll by as much as `anchor` moved (what was added or removed above it)."""
+        moved = anchor.virtual_region.y - top_before
+        if moved:
+            self.scroll_to(y=max(0, self.scroll_y + moved), animate=False, immediate=True)
+
+    async def _back_to_end(self) -> None:
+        """The newest messages were unmounted (the user read far up): show the newest window
+        again, before something is added at the end."""
+        if not self._below:
+            return
+        self._below = 0
+        self._first = self._window_start(self.messages)
+        with self.app.batch_update():
+            await self.remove_children(list(self.query_children(MessageView)))
+            await self.mount_all([view_for(m) for m in self.messages[self._first :]])
+            await self._show_below()
+            await self._show_marker()
 
     def _keep_position(self, height_before: int) -> None:
         added = self.virtual_size.height - height_before
@@ -170,11 +254,31 @@ class ChatLog(VerticalScroll, can_focus=True):
         super().watch_scroll_y(old, new)
         if new <= 0 < old and self._first:
             self.run_worker(self.load_older(), group="older", exclusive=True)
+        elif self._below and new >= self.max_scroll_y > old:
+            self.run_worker(self.load_newer(), group="older", exclusive=True)
 
     async def action_scroll_home_all(self) -> None:
-        while await self.load_older(len(self.messages)):
-            pass
+        """home: the first messages of the thread, at the top (mounted in place of the window)."""
+        if len(self.messages) <= MOUNTED:
+            while await self.load_older(len(self.messages)):
+                pass
+        elif self._first and not self._streaming and self._echo is None:
+            with self.app.batch_update():
+                await self.remove_children(list(self.query_children(MessageView)))
+                self._first = 0
+                shown = min(len(self.messages), WINDOW)
+                self._below = len(self.messages) - shown
+                marker = next(iter(self.query_children(".less-marker")), None)
+                views = [view_for(m) for m in self.messages[:shown]]
+                await self.mount_all(views, before=marker) if marker is not None else await self.mount_all(views)
+                await self._show_below()
+                await self._show_marker()
         self.call_after_refresh(self.scroll_home, animate=False)
+
+    async def action_scroll_end_all(self) -> None:
+        """end: the newest messages, at the bottom."""
+        await self._back_to_end()
+        self.call_after_refresh(self.scroll_end, animate=False)
 
     def action_toggle_hidden(self) -> None:
         self.toggle_class("-show-hidden")
@@ -217,6 +321,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             if view is not None and message.type == "ai":
                 await view.finish(message)
             return
+        await self._back_to_end()
         if message.id:
             self._ids.add(message.id)
         self.messages.append(message)
@@ -256,6 +361,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         if view is None:
             if key in self._ids:
                 return  # a message we already show whole (a replayed stream)
+            await self._back_to_end()
             message = ChatMessage(id=key, type="ai")
             self._ids.add(key)
             self.messages.append(message)

@@ -10,6 +10,11 @@ The widget never calls the network. It posts:
 - Timeline.NeedMore(before_checkpoint_id) when the cursor nears the end of what is loaded
   and the server has more: answer with append_checkpoints(page, exhausted).
 - Timeline.Marked(checkpoint | None) when m marks (or unmarks) a checkpoint for a two-way diff.
+- Timeline.NoTurn(older) when select_turn finds no human turn that way.
+
+select_turn(older) jumps to the previous or next checkpoint where a human turn starts; when
+the previous one lies beyond the loaded rows it asks for older pages (NeedMore) and jumps
+once they arrive.
 
 Rows come from app.timeline.TimelineModel (branch counts, fork detection, writers, lanes).
 """
@@ -27,7 +32,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...models import ThreadState
-from ...timeline import TimelineModel, TimelineRow
+from ...timeline import NEED_OLDER, TimelineModel, TimelineRow
 from ..text import clean
 
 NEED_MORE_MARGIN = 5
@@ -128,9 +133,23 @@ class Timeline(Vertical, can_focus=False):
         def control(self) -> Timeline:
             return self.timeline
 
+    class NoTurn(Message):
+        """select_turn found no human turn older (or newer) than the cursor."""
+
+        def __init__(self, timeline: Timeline, older: bool) -> None:
+            super().__init__()
+            self.timeline = timeline
+            self.older = older
+
+        @property
+        def control(self) -> Timeline:
+            return self.timeline
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.model = TimelineModel()
+        self._turn_pending = False
+        """An older human turn was asked for and lies beyond the loaded rows."""
         self.marked_id: str = ""
         self.reason = ""
         self._announced = ""
@@ -184,6 +203,7 @@ class Timeline(Vertical, can_focus=False):
         self.model.append(checkpoints)
         self.model.exhausted = exhausted
         self._waiting = False
+        self._turn_pending = False
         if self.marked_id and self.model.get(self.marked_id) is None:
             self.marked_id = ""
         self._lane_width = max([1, *(len(row.lanes) for row in self.model.rows)])
@@ -216,12 +236,16 @@ class Timeline(Vertical, can_focus=False):
         if highlighted is not None:
             options.highlighted = highlighted
         self._update_header()
+        if self._turn_pending:
+            self._turn_pending = False
+            self.select_turn(older=True)
 
     def clear(self) -> None:
         self.model = TimelineModel()
         self.marked_id = ""
         self._announced = ""
         self._waiting = False
+        self._turn_pending = False
         self.option_list.clear_options()
         self._update_header()
 
@@ -305,8 +329,31 @@ class Timeline(Vertical, can_focus=False):
 
     def select_head(self) -> None:
         """Back to the live head (posts Selected with is_head=True if the cursor moves)."""
+        self._turn_pending = False
         if self.model.rows:
             self.option_list.highlighted = 0
+
+    def select_turn(self, older: bool) -> None:
+        """Move the cursor to the nearest checkpoint, older or newer, where a human turn
+        starts (past the steps between turns, whatever their nodes are called). Newer than
+        the last turn is the live head."""
+        if not self.model.rows:
+            return
+        current = self.option_list.highlighted or 0
+        target = self.model.turn_index(current, older)
+        if target == NEED_OLDER:
+            self._turn_pending = True
+            if not self._waiting:
+                self._waiting = True
+                self.post_message(self.NeedMore(self, self.model.oldest_id))
+            return
+        if target is None and not older and current > 0:
+            target = 0
+        if target is None:
+            self.post_message(self.NoTurn(self, older))
+            return
+        self.option_list.highlighted = target
+        self._maybe_need_more(target)
 
     def select_checkpoint(self, checkpoint_id: str) -> bool:
         row = self.model.get(checkpoint_id)
@@ -316,6 +363,7 @@ class Timeline(Vertical, can_focus=False):
         return True
 
     def _move(self, delta: int) -> None:
+        self._turn_pending = False
         count = len(self.model)
         if not count:
             return

@@ -1,0 +1,87 @@
+"""The chat mounts a window of a long thread's messages: scrolling up brings older ones in and
+lets the newest go, scrolling down brings them back, home and end jump to either end, and a
+new message brings the window back to the end first."""
+
+from __future__ import annotations
+
+from support.driving import wait_for
+from textual.app import App, ComposeResult
+from threadbench.models import ChatMessage
+from threadbench.ui.widgets.chat_log import MOUNTED, ChatLog
+from threadbench.ui.widgets.message_views import MessageView
+
+COUNT = 240
+
+
+class Host(App):
+    def compose(self) -> ComposeResult:
+        yield ChatLog(id="chat-log")
+
+
+def thread() -> list[ChatMessage]:
+    return [
+        ChatMessage(id=f"m{n}", type="human" if n % 2 == 0 else "ai", text=f"message {n}\n\nsecond line of {n}")
+        for n in range(COUNT)
+    ]
+
+
+def mounted(chat: ChatLog) -> list[str]:
+    return [view.message.id for view in chat.query_children(MessageView)]
+
+
+def in_view(chat: ChatLog) -> list[str]:
+    return [view.message.id for view in chat.query_children(MessageView) if chat.region.overlaps(view.region)]
+
+
+async def test_scrolling_up_and_down_a_long_thread_keeps_a_window_of_messages() -> None:
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat = app.query_one(ChatLog)
+        await chat.show_messages(thread())
+        await pilot.pause()
+        assert mounted(chat)[-1] == f"m{COUNT - 1}"
+        chat.focus()
+        # up a page at a time: what was read stays in view as older pages come in at the top
+        for _ in range(30):
+            seen = in_view(chat)
+            await pilot.press("pageup")
+            await wait_for(pilot, lambda: not any(w.group == "older" and not w.is_finished for w in chat.workers))
+            await pilot.pause()
+            assert len(mounted(chat)) <= MOUNTED
+            if chat.scroll_y > 0:
+                assert set(seen) & set(in_view(chat)) or int(seen[0][1:]) > int(in_view(chat)[-1][1:])
+        assert mounted(chat)[-1] != f"m{COUNT - 1}", "(the newest went as older ones came in)"
+        assert "newer messages" in str(chat.query_one(".less-marker").render())
+        # back down: the newest come back
+        for _ in range(80):
+            await pilot.press("pagedown")
+            await wait_for(pilot, lambda: not any(w.group == "older" and not w.is_finished for w in chat.workers))
+            await pilot.pause()
+            assert len(mounted(chat)) <= MOUNTED
+            if mounted(chat)[-1] == f"m{COUNT - 1}" and chat.scroll_y == chat.max_scroll_y:
+                break
+        assert mounted(chat)[-1] == f"m{COUNT - 1}" and not chat.query(".less-marker")
+
+
+async def test_home_end_and_a_new_message_jump_the_window() -> None:
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat = app.query_one(ChatLog)
+        await chat.show_messages(thread())
+        chat.focus()
+        await pilot.press("home")
+        await wait_for(pilot, lambda: chat.scroll_y == 0 and mounted(chat)[:1] == ["m0"], what="the first message")
+        await pilot.pause()
+        assert len(mounted(chat)) <= MOUNTED and "m0" in in_view(chat)
+        await pilot.press("end")
+        await wait_for(
+            pilot,
+            lambda: mounted(chat)[-1:] == [f"m{COUNT - 1}"] and chat.scroll_y == chat.max_scroll_y,
+            what="the newest message",
+        )
+        await pilot.press("home")
+        await wait_for(pilot, lambda: mounted(chat)[:1] == ["m0"], what="the first message again")
+        await chat.add_message(ChatMessage(id="new", type="human", text="a new question"))
+        await pilot.pause()
+        assert mounted(chat)[-2:] == [f"m{COUNT - 1}", "new"] and len(mounted(chat)) <= MOUNTED
+        assert not chat.query(".less-marker")
