@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import FIXED_NOW, TERMINAL, StableCheckpointIds, make_app, wait_for
+from support.driving import FIXED_NOW, TERMINAL, StableCheckpointIds, make_app, settle, wait_for
 from threadbench.ui.screens.assistants import AssistantsScreen
 from threadbench.ui.screens.crons import CronsScreen
 from threadbench.ui.screens.runs import RunsScreen
@@ -138,7 +138,7 @@ def test_runs_screen(seeded, snap_compare):
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunsScreen))
         table = pilot.app.screen.query_one("#runs-table")
         await wait_for(pilot, lambda: table.row_count == 2, what="two runs")
-        await pilot.pause()
+        await settle(pilot)
 
     assert snap_compare(snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -154,7 +154,7 @@ def test_assistants_screen(seeded, snap_compare):
         versions = app.screen.query_one("#assistant-versions")
         await wait_for(pilot, lambda: table.row_count == 2, what="the two assistants")
         await wait_for(pilot, lambda: versions.row_count == 3, what="the three versions of the first")
-        await pilot.pause()
+        await settle(pilot)
 
     assert snap_compare(snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -172,7 +172,7 @@ def test_store_screen(seeded, snap_compare):
         await pilot.press("enter")
         table = app.screen.query_one("#store-items")
         await wait_for(pilot, lambda: table.row_count == 3, what="ada's items")
-        await pilot.pause()
+        await settle(pilot)
 
     assert snap_compare(snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
@@ -185,6 +185,6 @@ def test_crons_screen(seeded, snap_compare):
         await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen))
         table = app.screen.query_one("#crons-table")
         await wait_for(pilot, lambda: table.row_count == 2, what="the two crons")
-        await pilot.pause()
+        await settle(pilot)
 
     assert snap_compare(snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
