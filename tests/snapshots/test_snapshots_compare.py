@@ -16,8 +16,8 @@ from threadbench.ui.widgets.thread_list import ThreadList
 
 pytestmark = pytest.mark.server
 
-LEFT = "00000000-0000-4000-8000-0000000000c1"
-RIGHT = "00000000-0000-4000-8000-0000000000c2"
+LEFT = "00000000-0000-4000-8000-0000000000b1"  # fixed ids: unique among all the tests
+RIGHT = "00000000-0000-4000-8000-0000000000b2"
 SHARED = [
     {"type": "human", "id": "c1", "content": "Plan a weekend trip to Lisbon"},
     {"type": "ai", "id": "c2", "content": "Here is a plan: **Saturday** Alfama and the castle, **Sunday** Belém."},
