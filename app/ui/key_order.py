@@ -23,4 +23,5 @@ def after_typed_keys(action: Callable[[Node], Any]) -> Callable[[Node], None]:
         target = self.app.focused or self
         target.call_later(action, self)
 
+    deferred.after_typed_keys = True  # type: ignore[attr-defined]  (tests/unit/test_key_order.py)
     return deferred

@@ -31,6 +31,7 @@ from ...models import RunEvent, RunRequest
 from ...run_options import OptionField, RunOptions, fields_from_schema
 from ...streaming import pump
 from ...styles import STYLES
+from ..key_order import after_typed_keys
 from ..text import clean, one_line
 from ..widgets.fanout_column import FanOutColumn
 from ..widgets.key_footer import KeyFooter
@@ -182,6 +183,7 @@ class FanOutScreen(Screen[str | None]):
             return None
         return sets
 
+    @after_typed_keys
     def action_run(self) -> None:
         if self.columns:
             return
