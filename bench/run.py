@@ -3,6 +3,7 @@
     python -m bench.run            (or: python bench/run.py)
     python -m bench.run --quick    fewer repetitions
     python -m bench.run --only streaming,threads
+    python -m bench.run --timeout 2400   each benchmark's limit (seeding 100,000 threads is slow)
 
 Starts one embedded LangGraph server (the demo agent, persistence off) for the whole run,
 then runs each benchmark as its own process (fresh interpreter: memory figures are its
@@ -54,6 +55,7 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated: " + ",".join(BENCHMARKS))
     parser.add_argument("--url", help="use this server instead of starting one (it must run the demo agent)")
     parser.add_argument("--json", metavar="FILE", help="also write every result (with details) to FILE")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds each benchmark may take (default 900)")
     args = parser.parse_args()
     names = [n.strip() for n in args.only.split(",")] if args.only else BENCHMARKS
     unknown = set(names) - set(BENCHMARKS)
@@ -76,7 +78,7 @@ def main() -> int:
             print(f"server: {url} (embedded, demo agent)", flush=True)
         for name in names:
             print(f"-- {name}", flush=True)
-            found, problem = run_one(name, url or "", args.quick, timeout=900)
+            found, problem = run_one(name, url or "", args.quick, timeout=args.timeout)
             for result in found:
                 print(result.line(), flush=True)
             if problem:
