@@ -9,4 +9,4 @@ servers (the real LangGraph server, DeerFlow's login, the Gateway stand-in), ten
     tests/snapshots/  SVG snapshots of the main screen and the dialogs
 """
 
-pytest_plugins = ["support.servers", "support.tenxgraph", "support.ui"]
+pytest_plugins = ["support.servers", "support.tenxgraph", "support.ui", "support.stuck"]

@@ -8,10 +8,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+import threadbench.ui
 from textual.binding import Binding
 from textual.dom import DOMNode
-
-import threadbench.ui
 
 SENDING_KEYS = {"enter", "ctrl+s"}
 
