@@ -205,8 +205,15 @@ async def painted(app, timeout: float = 30.0) -> float:
 
 async def settle(app, seconds: float = 0.3) -> None:
     """Let the app finish what it is doing (workers, refreshes) before a measurement."""
+    from textual.worker import WorkerCancelled
+
     await asyncio.sleep(seconds)
-    await app.workers.wait_for_complete()
+    while True:  # (a worker cancelled meanwhile, one exclusive worker replacing another, is done too)
+        try:
+            await app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:
+            continue
     await painted(app)
 
 
