@@ -213,7 +213,7 @@ async def settle(app, seconds: float = 0.3) -> None:
             await app.workers.wait_for_complete()
             break
         except WorkerCancelled:
-            continue
+            await asyncio.sleep(POLL)
     await painted(app)
 
 
