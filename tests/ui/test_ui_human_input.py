@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, wait_for
+from support.payloads import DEERFLOW_FORM
 from textual import work
 from textual.app import App
 from textual.widgets import Input, OptionList, Static, TextArea
@@ -55,42 +56,6 @@ HITL = {
             "allowed_decisions": ["approve", "edit", "reject"],
             "args_schema": {"type": "object", "required": ["to", "subject"], "properties": {"to": {"type": "string"}}},
         },
-    ],
-}
-
-DEERFLOW_FORM = {
-    "version": 2,
-    "kind": "human_input_request",
-    "source": "ask_clarification",
-    "request_id": "clarification:call-form",
-    "clarification_type": "missing_info",
-    "question": "Please provide the expense details.",
-    "input_mode": "form",
-    "fields": [
-        {"name": "title", "label": "Title", "type": "text", "required": True, "placeholder": "Expense title"},
-        {"name": "amount", "label": "Amount", "type": "number", "required": True},
-        {
-            "name": "category",
-            "label": "Category",
-            "type": "select",
-            "required": True,
-            "options": [
-                {"id": "category-option-1", "label": "travel", "value": "travel"},
-                {"id": "category-option-2", "label": "meals", "value": "meals"},
-            ],
-        },
-        {
-            "name": "receipts",
-            "label": "Receipts",
-            "type": "multi_select",
-            "required": False,
-            "options": [
-                {"id": "receipts-option-1", "label": "A-1", "value": "A-1"},
-                {"id": "receipts-option-2", "label": "A-2", "value": "A-2"},
-            ],
-        },
-        {"name": "urgent", "label": "Urgent", "type": "checkbox", "required": False},
-        {"name": "day", "label": "Day", "type": "date", "required": False},
     ],
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from support.payloads import EXPENSE_FIELDS
 from threadbench.human_input import (
     Answer,
     AnswerError,
@@ -78,32 +79,6 @@ HUMAN_INPUT = {
     "tool_call_id": "call-abc",
 }
 
-FORM_FIELDS = [
-    {"name": "title", "label": "Title", "type": "text", "required": True},
-    {"name": "amount", "label": "Amount", "type": "number", "required": True},
-    {
-        "name": "category",
-        "label": "Category",
-        "type": "select",
-        "required": True,
-        "options": [
-            {"id": "category-option-1", "label": "travel", "value": "travel"},
-            {"id": "category-option-2", "label": "meals", "value": "meals"},
-        ],
-    },
-    {
-        "name": "receipts",
-        "label": "Receipts",
-        "type": "multi_select",
-        "options": [
-            {"id": "receipts-option-1", "label": "A-1", "value": "A-1"},
-            {"id": "receipts-option-2", "label": "A-2", "value": "A-2"},
-        ],
-    },
-    {"name": "urgent", "label": "Urgent", "type": "checkbox"},
-    {"name": "day", "label": "Day", "type": "date"},
-]
-
 
 def interrupted(*values, ids=None) -> ThreadState:
     ids = ids or [f"{i:032x}" for i in range(1, len(values) + 1)]
@@ -156,7 +131,7 @@ def test_clarification_interrupt_is_detected_with_options_and_kind():
 
 
 def test_clarification_with_fields_and_option_dicts():
-    value = {"question": "Details?", "options": [{"id": "x", "label": "Ex", "value": 1}], "fields": FORM_FIELDS}
+    value = {"question": "Details?", "options": [{"id": "x", "label": "Ex", "value": 1}], "fields": EXPENSE_FIELDS}
     pending = pending_from_value(value)
     assert pending.options == [Option(id="x", label="Ex", value=1)]
     assert [f.type for f in pending.fields] == ["text", "number", "select", "multi_select", "checkbox", "date"]
@@ -328,7 +303,7 @@ def test_clarification_answers_resume_with_the_value():
 
 
 def test_clarification_form_resumes_with_the_record():
-    pending = pending_from_value({"question": "Details?", "fields": FORM_FIELDS})
+    pending = pending_from_value({"question": "Details?", "fields": EXPENSE_FIELDS})
     form = {
         "title": "Taxi",
         "amount": "12.5",
@@ -459,7 +434,7 @@ def test_deerflow_text_answer():
 
 
 def test_deerflow_form_answer_matches_the_ui_format():
-    payload = dict(HUMAN_INPUT, version=2, input_mode="form", fields=FORM_FIELDS, question="Expense details?")
+    payload = dict(HUMAN_INPUT, version=2, input_mode="form", fields=EXPENSE_FIELDS, question="Expense details?")
     payload.pop("options")
     pending = open_deerflow_request([tool_request(payload)])
     assert pending.is_form
@@ -527,7 +502,7 @@ def test_parse_args_json_reports_where():
 
 
 def test_validate_form_rules():
-    fields = [FormField.model_validate(f) for f in FORM_FIELDS]
+    fields = [FormField.model_validate(f) for f in EXPENSE_FIELDS]
     with pytest.raises(AnswerError) as caught:
         validate_form(fields, {"amount": "twelve", "category": "books", "day": "02/01/2026", "receipts": ["Z"]})
     text = str(caught.value)
@@ -547,7 +522,7 @@ def test_validate_form_rules():
 
 
 def test_form_submission_text_skips_empty_fields():
-    fields = [FormField.model_validate(f) for f in FORM_FIELDS]
+    fields = [FormField.model_validate(f) for f in EXPENSE_FIELDS]
     assert (
         form_submission_text(fields, {"title": "ü", "urgent": True})
         == 'Title: ü; Urgent: yes [values: {"title":"ü","urgent":true}]'
