@@ -33,6 +33,20 @@ def compare_screen(app) -> CompareScreen:
     return app.screen
 
 
+async def back_to_the_first_turn(pilot) -> str:
+    """Step back in time (`[`) to the end of the first turn ("hello" answered); its checkpoint id."""
+    main = pilot.app.screen
+    await wait_for(pilot, lambda: len(main.inspector.timeline.checkpoints) > 5, what="the history")
+    main.thread_list.focus()
+    for _ in range(12):
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        viewing = main.inspector.viewing
+        if viewing and [m.text for m in viewing.messages if m.type == "human"] == ["hello"] and not viewing.next:
+            return viewing.checkpoint_id
+    raise AssertionError("no checkpoint ends the first turn")
+
+
 async def test_two_checkpoints_of_one_thread_side_by_side(server_url):
     metadata = tag()
     thread_id = await conversation(server_url, metadata, "hello", "plan a trip")
@@ -41,18 +55,7 @@ async def test_two_checkpoints_of_one_thread_side_by_side(server_url):
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
         main = app.screen
-        await wait_for(pilot, lambda: len(main.inspector.timeline.checkpoints) > 5, what="the history")
-        main.thread_list.focus()
-
-        # back to the end of the first turn: the left side
-        for _ in range(12):
-            await pilot.press("left_square_bracket")
-            await settle(pilot)
-            viewing = main.inspector.viewing
-            humans = [m.text for m in viewing.messages if m.type == "human"] if viewing else []
-            if humans == ["hello"] and not viewing.next:
-                break
-        left_checkpoint = main.inspector.viewing.checkpoint_id
+        left_checkpoint = await back_to_the_first_turn(pilot)  # the left side
         await pilot.press("equals_sign")
         await settle(pilot)
         pick = str(main.query_one("#compare-pick").visual)
@@ -195,16 +198,7 @@ async def test_fan_out_from_a_past_checkpoint_forks_there(server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
-        main = app.screen
-        await wait_for(pilot, lambda: len(main.inspector.timeline.checkpoints) > 5, what="the history")
-        main.thread_list.focus()
-        for _ in range(12):
-            await pilot.press("left_square_bracket")
-            await settle(pilot)
-            viewing = main.inspector.viewing
-            if viewing and [m.text for m in viewing.messages if m.type == "human"] == ["hello"] and not viewing.next:
-                break
-        base = main.inspector.viewing.checkpoint_id
+        base = await back_to_the_first_turn(pilot)
         await pilot.press("O")
         await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen), what="the fan-out form")
         screen = app.screen
