@@ -178,13 +178,22 @@ async def refresh(
     stale = index.stale(threads)
     progress(0, len(stale))
     done = 0
-    for first in range(0, len(stale), READ_AT_ONCE):
-        batch = stale[first : first + READ_AT_ONCE]
-        states = await asyncio.gather(*(_state_or_none(backend, t.thread_id) for t in batch))
-        read = [(thread, state) for thread, state in zip(batch, states, strict=True) if state is not None]
-        await to_thread(index.put_many, read)
-        done += len(batch)
-        progress(done, len(stale))
+    writing: asyncio.Future[Any] | None = None  # the last batch's write, while the next is read
+    try:
+        for first in range(0, len(stale), READ_AT_ONCE):
+            batch = stale[first : first + READ_AT_ONCE]
+            states = await asyncio.gather(*(_state_or_none(backend, t.thread_id) for t in batch))
+            read = [(thread, state) for thread, state in zip(batch, states, strict=True) if state is not None]
+            if writing is not None:
+                await writing
+            writing = asyncio.ensure_future(to_thread(index.put_many, read))
+            done += len(batch)
+            progress(done, len(stale))
+        if writing is not None:
+            await writing
+    finally:
+        if writing is not None and not writing.done():
+            writing.cancel()
     return len(stale), len(threads)
 
 
