@@ -23,5 +23,6 @@ def after_typed_keys(action: Callable[[Node], Any]) -> Callable[[Node], None]:
         target = self.app.focused or self
         target.call_later(action, self)
 
-    deferred.after_typed_keys = True  # type: ignore[attr-defined]  (tests/unit/test_key_order.py)
+    # (tests/unit/test_key_order.py finds the priority actions without it)
+    deferred.after_typed_keys = True  # type: ignore[attr-defined]
     return deferred
