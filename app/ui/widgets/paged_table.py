@@ -90,7 +90,23 @@ class PagedTable(DataTable):
             return
         # Fixed widths: measuring the new cells (what DataTable does) changes nothing.
         width = sum(column.get_render_width(self) for column in self.columns.values())
-        self.virtual_size = Size(width, self._total_row_height + (self.header_height if self.show_header else 0))
+        size = Size(width, self._total_row_height + (self.header_height if self.show_header else 0))
+        if size == self.virtual_size:
+            return
+        if (
+            size.width == self.virtual_size.width
+            and self.show_vertical_scrollbar
+            and size.height > self.container_size.height
+            and self.styles.height is not None
+            and not self.styles.height.is_auto
+        ):
+            # Longer, in a box whose size is set and whose scrollbar shows already: nothing
+            # moves on the screen but the scrollbar (setting virtual_size lays out the whole
+            # screen and repaints every widget of the dialog).
+            self.set_reactive(PagedTable.virtual_size, size)
+            self._scroll_update(size)
+            return
+        self.virtual_size = size
 
     def watch_cursor_coordinate(self, old_coordinate, new_coordinate) -> None:
         super().watch_cursor_coordinate(old_coordinate, new_coordinate)
