@@ -215,7 +215,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         assistant = self.shown()
         details = self.query_one("#assistant-details", Static)
         if assistant is None:
-            details.update(Content(""))
+            self.show_detail(details, Content(""))
             return
         body = {
             "config": assistant.config,
@@ -223,13 +223,14 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             "metadata": assistant.metadata,
             "description": assistant.description or None,
         }
-        details.update(
+        self.show_detail(
+            details,
             Content.assemble(
                 (clean(assistant.name or assistant.assistant_id), "bold"),
                 (f"  version {assistant.version}", "dim"),
                 "\n",
                 plain(pretty_json(body)),
-            )
+            ),
         )
 
     @work(exclusive=True, exit_on_error=False, group="assistant-versions")

@@ -134,10 +134,10 @@ class CronsScreen(ObjectsScreen[None]):
         cron = self.highlighted_cron()
         details = self.query_one("#cron-details", Static)
         if cron is None:
-            details.update(Content(""))
+            self.show_detail(details, Content(""))
             return
         body = {"assistant_id": cron.assistant_id, "thread_id": cron.thread_id, "input": cron.input}
-        details.update(Content.assemble((clean(cron.schedule), "bold"), "\n", plain(pretty_json(body))))
+        self.show_detail(details, Content.assemble((clean(cron.schedule), "bold"), "\n", plain(pretty_json(body))))
 
     def action_create(self) -> None:
         if lacks(self.backend, HasCrons, ""):

@@ -8,6 +8,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from rich.cells import cell_len
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -39,6 +40,7 @@ class ObjectsScreen(ModalScreen[T]):
         self.backend = backend
         self._status_lines = 1
         self._said_at = -SAID_SECONDS
+        self._detail_lines: dict[str, int] = {}
 
     def title_line(self, name: str, detail: str = "") -> Content:
         return Content.assemble((name, "bold"), ("  ·  " + detail if detail else "", "dim"))
@@ -58,6 +60,19 @@ class ObjectsScreen(ModalScreen[T]):
         lines = sum(max(1, -(-len(line) // width)) for line in text.split("\n")) if text else 1
         status.update(plain(text, style) if text else Content(""), layout=lines != self._status_lines)
         self._status_lines = lines
+
+    def show_detail(self, detail: Static, content: Content) -> None:
+        """The highlighted object's details in `detail`, laid out again only when their height
+        may change, as the status line is: each highlight (a cursor step, a page appended)
+        would lay out the dialog and repaint every table of it."""
+        width = detail.size.width
+        lines = content.plain.split("\n")
+        sized = detail.styles.width is None or not detail.styles.width.is_auto  # (auto: as wide as its text)
+        fits = bool(width) and sized and all(cell_len(line) <= width for line in lines)
+        height = len(lines) if fits else -1  # (wrapped lines: their height is not counted here)
+        key = detail.id or ""
+        detail.update(content, layout=height < 0 or self._detail_lines.get(key) != height)
+        self._detail_lines[key] = height
 
     def failed(self, doing: str, error: BaseException) -> None:
         self.set_status(f"{doing} failed: {error_text(error)}", "$error")

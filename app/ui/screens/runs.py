@@ -178,15 +178,16 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
             self.fill_error(run)
         details = self.query_one("#run-details", Static)
         if run is None:
-            details.update(Content.styled("No runs on this thread yet.", "dim"))
+            self.show_detail(details, Content.styled("No runs on this thread yet.", "dim"))
             return
-        details.update(
+        self.show_detail(
+            details,
             Content.assemble(
                 ("run ", "dim"),
                 (clean(run.run_id), "bold"),
                 ("\n", ""),
                 plain(pretty_json(run.details())),
-            )
+            ),
         )
 
     @work(exclusive=True, exit_on_error=False, group="runs-error")

@@ -227,16 +227,17 @@ class StoreScreen(ObjectsScreen[None]):
         item = self.highlighted_item()
         value = self.query_one("#store-value", Static)
         if item is None:
-            value.update(Content(""))
+            self.show_detail(value, Content(""))
             return
-        value.update(
+        self.show_detail(
+            value,
             Content.assemble(
                 (clean(namespace_text(item.namespace)), "dim"),
                 " ",
                 (clean(item.key), "bold"),
                 "\n",
                 plain(pretty_json(item.value)),
-            )
+            ),
         )
 
     # -- put, delete ---------------------------------------------------------------------------------

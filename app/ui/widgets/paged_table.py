@@ -3,15 +3,22 @@
 It asks for the next page (posts NeedMore) when the cursor comes near the last row it
 has, and never holds more than the pages the user scrolled through; row keys are the
 objects' ids, so the owner finds the object of a highlighted row by its key.
+
+A page is appended below the rows already drawn, so it keeps their renders: DataTable keys
+every cached cell and line by a count that each add_row bumps, and so drew every visible
+row again, cell by cell through Rich, for each page (most of a page's 100 ms). Its columns
+have fixed widths, so a new row is not measured either.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.text import Text
+from rich.text import Text, TextType
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
+from textual.widgets.data_table import CellType, RowKey
 
 NEAR_END = 10
 """Rows before the last at which the next page is asked for (it is there before the cursor is)."""
@@ -43,6 +50,8 @@ class PagedTable(DataTable):
         self.exhausted = False
         """The server has no rows after these."""
         self.fetching = False
+        self._plain_rows = True
+        """Every row one line high, without a label (rows appended keep the others' renders)."""
 
     @property
     def highlighted_key(self) -> str | None:
@@ -50,6 +59,54 @@ class PagedTable(DataTable):
             return None
         key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
         return str(key.value) if key.value is not None else None
+
+    def add_row(
+        self,
+        *cells: CellType,
+        height: int | None = 1,
+        key: str | None = None,
+        label: TextType | None = None,
+    ) -> RowKey:
+        if height != 1 or label is not None:  # a row that may change how the others are drawn
+            self._plain_rows = False
+        if not self._plain_rows or self._auto_width:
+            return super().add_row(*cells, height=height, key=key, label=label)
+        count = self._update_count
+        row_key = super().add_row(*cells, key=key)
+        # Appended below the others, one line high, in fixed-width columns: every row drawn
+        # before is drawn the same, so its cached renders stay; only the row offsets change.
+        self._update_count = count
+        self._offset_cache.clear()
+        return row_key
+
+    @property
+    def _auto_width(self) -> bool:
+        """A column as wide as its widest cell: a new row may widen it, and so redraw the others."""
+        return any(column.auto_width for column in self.columns.values())
+
+    def _update_dimensions(self, new_rows) -> None:
+        if not self._plain_rows or self._auto_width:
+            super()._update_dimensions(new_rows)
+            return
+        # Fixed widths: measuring the new cells (what DataTable does) changes nothing.
+        width = sum(column.get_render_width(self) for column in self.columns.values())
+        size = Size(width, self._total_row_height + (self.header_height if self.show_header else 0))
+        if size == self.virtual_size:
+            return
+        if (
+            size.width == self.virtual_size.width
+            and self.show_vertical_scrollbar
+            and size.height > self.container_size.height
+            and self.styles.height is not None
+            and not self.styles.height.is_auto
+        ):
+            # Longer, in a box whose size is set and whose scrollbar shows already: nothing
+            # moves on the screen but the scrollbar (setting virtual_size lays out the whole
+            # screen and repaints every widget of the dialog).
+            self.set_reactive(PagedTable.virtual_size, size)
+            self._scroll_update(size)
+            return
+        self.virtual_size = size
 
     def watch_cursor_coordinate(self, old_coordinate, new_coordinate) -> None:
         super().watch_cursor_coordinate(old_coordinate, new_coordinate)
