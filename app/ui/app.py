@@ -61,10 +61,12 @@ WARM_LEXERS = ("python", "json", "bash", "javascript", "typescript", "yaml", "to
 
 class ThreadbenchApp(App[None]):
     TITLE = "Threadbench"
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "objects.tcss"]
-    """objects.tcss is the runs, assistants, store and crons screens' (their CSS_PATH too): read
-    with the app's, the first of them opens without parsing the stylesheet again and restyling
-    every widget of the app (300-400 ms on a loaded 2-core machine)."""
+    CSS_PATH = [STYLES / name for name in ("app.tcss", "objects.tcss", "human_input.tcss", "compare.tcss")]
+    """The screens' own style sheets are their CSS_PATH too (objects: runs, assistants, store,
+    crons; human_input: answering the agent, the inbox; compare: compare and fan out). Read with
+    the app's, the first of each opens without parsing the stylesheet again and restyling every
+    widget of the app (300-400 ms on a loaded 2-core machine). Their rules are scoped to their
+    screens' ids and classes."""
     COMMANDS = App.COMMANDS | {ThreadbenchCommands}
     HELP_OWNERS: ClassVar[dict[str, type[DOMNode]]] = {"Main screen": MainScreen, "State filter": FilterInput}
     """The help screen's groups for the classes threadbench.ui.screens.help may not import (they sit above it)."""
