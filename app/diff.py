@@ -271,6 +271,9 @@ def diff_messages(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[
     """Messages added, edited (same id, other content) and removed, matched by id in O(n)."""
     if old is new:
         return []
+    aligned = _aligned(old, new)
+    if aligned is not None:
+        return aligned
     before = {_message_key(m, i): (i, m) for i, m in enumerate(old)}
     seen: set[str] = set()
     changes: list[MessageChange] = []
@@ -288,6 +291,26 @@ def diff_messages(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[
             if key not in seen:
                 removed.append(_message_change("removed", message, index))
     return removed + changes
+
+
+def _aligned(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[MessageChange] | None:
+    """The usual step: `new` holds `old`'s messages in place (same ids, some maybe edited) and
+    appends new ones. Compared pairwise, without a dict of every id; None when it is not
+    that case (diff_messages then matches by id)."""
+    count = len(old)
+    if len(new) < count:
+        return None
+    ids = set()
+    for a, b in zip(old, new, strict=False):
+        ident = a.get("id")
+        if not ident or b.get("id") != ident:
+            return None
+        ids.add(ident)
+    if len(ids) != count or any(not m.get("id") or m.get("id") in ids for m in new[count:]):
+        return None
+    pairs = enumerate(zip(old, new, strict=False))
+    changes = [_message_change("changed", b, index) for index, (a, b) in pairs if a is not b and a != b]
+    return changes + [_message_change("added", m, index) for index, m in enumerate(new[count:], count)]
 
 
 # -- todos -------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Input, Static, TabPane
 
-from ...diff import diff_states
+from ...diff import StateDiff, diff_states
 from ...models import GraphInfo, RunEvent, ThreadState
 from ..text import clean
 from ..widgets.diff_view import DiffView
@@ -35,6 +35,8 @@ from ..widgets.graph_view import GraphView
 from ..widgets.state_tree import StateTree
 from ..widgets.timeline import Timeline, clock_time
 from .history import InspectorHistory
+
+DIFFS_KEPT = 128
 
 
 class FilterInput(Input):
@@ -88,6 +90,9 @@ class Inspector(InspectorHistory):
         """The graphs shown so far, by assistant or graph id."""
         self.live_hint = ""
         """A key hint for going back to live, shown in the past-view banner (set by the screen)."""
+        self._diffs: dict[tuple[str, str], StateDiff] = {}
+        """Diffs shown, by (old, new) checkpoint id: a checkpoint never changes, and stepping
+        back and forth through a thread of 1,000 messages shows the same ones again."""
 
     def compose(self) -> ComposeResult:
         # TabbedContent composes the panes it was given (normally from a `with` block):
@@ -141,7 +146,7 @@ class Inspector(InspectorHistory):
         """The live head changed. A past view stays on screen until show_live()."""
         self.live_state = state
         if self.viewing is None:
-            self.state_tree.show_state(state)
+            self._show_tree(state)
             self._update_banner()
         self.graph_view.set_next(list(state.next))
 
@@ -149,14 +154,14 @@ class Inspector(InspectorHistory):
         """Leave a past view: the tree shows the live head, the timeline cursor goes to it."""
         self.viewing = None
         if self.live_state is not None:
-            self.state_tree.show_state(self.live_state)
+            self._show_tree(self.live_state)
         self._update_banner()
         self.timeline.select_head()
 
     def show_checkpoints(self, checkpoints: list[ThreadState], exhausted: bool) -> None:
         """A new first page of history: any past view ends, the cursor is on the head."""
         if self.viewing is not None and self.live_state is not None:
-            self.state_tree.show_state(self.live_state)
+            self._show_tree(self.live_state)
         self.viewing = None
         self.timeline.set_checkpoints(checkpoints, exhausted)
         self.diff_view.show_note("Select a checkpoint ([ and ]) to see what it changed.")
@@ -215,6 +220,7 @@ class Inspector(InspectorHistory):
         """No thread open."""
         self.live_state = None
         self.viewing = None
+        self._diffs.clear()
         self.state_tree.clear()
         self.timeline.clear()
         self.diff_view.show_note("")
@@ -223,6 +229,18 @@ class Inspector(InspectorHistory):
         self._update_banner()
 
     # -- local work ----------------------------------------------------------------------------
+
+    def _show_tree(self, state: ThreadState) -> None:
+        """The tree shows `state` now if its tab is open, else when the tab opens."""
+        if self.active == "tab-state":
+            self.state_tree.show_state(state)
+        else:
+            self.state_tree.hold(state)
+
+    def _watch_active(self, active: str) -> None:
+        super()._watch_active(active)
+        if active == "tab-state":
+            self.state_tree.catch_up()
 
     def _update_banner(self) -> None:
         banner = self.query_one("#state-banner", Static)
@@ -255,22 +273,28 @@ class Inspector(InspectorHistory):
                 old.step == new.step and old.created_at and new.created_at and old.created_at > new.created_at
             ):
                 old, new = new, old
-            self.diff_view.show_diff(diff_states(old, new), "★ marked")
+            self.diff_view.show_diff(self._diff(old, new), "★ marked")
             return
         if parent is None and checkpoint.parent_checkpoint_id:
-            self.diff_view.show_diff(diff_states(None, checkpoint), "parent not loaded yet: all values")
+            self.diff_view.show_diff(self._diff(None, checkpoint), "parent not loaded yet: all values")
             return
-        self.diff_view.show_diff(
-            diff_states(parent, checkpoint), "against its parent" if parent else "first checkpoint"
-        )
+        self.diff_view.show_diff(self._diff(parent, checkpoint), "against its parent" if parent else "first checkpoint")
+
+    def _diff(self, old: ThreadState | None, new: ThreadState) -> StateDiff:
+        key = (old.checkpoint_id if old is not None else "", new.checkpoint_id)
+        if not new.checkpoint_id or (old is not None and not old.checkpoint_id):
+            return diff_states(old, new)
+        diff = self._diffs.pop(key, None) or diff_states(old, new)
+        self._diffs[key] = diff  # newest last: the oldest go first
+        if len(self._diffs) > DIFFS_KEPT:
+            del self._diffs[next(iter(self._diffs))]
+        return diff
 
     @on(Timeline.Selected)
     def _timeline_selected(self, event: Timeline.Selected) -> None:
         # Not stopped: the screen shows the conversation as it was then.
         self.viewing = None if event.is_head else event.checkpoint
-        self.state_tree.show_state(
-            event.checkpoint if not event.is_head or self.live_state is None else self.live_state
-        )
+        self._show_tree(event.checkpoint if not event.is_head or self.live_state is None else self.live_state)
         self._update_banner()
         self._show_diff(event.checkpoint, event.parent)
 

@@ -212,6 +212,8 @@ class StateTree(Tree[NodeData]):
         self.guide_depth = 2
         self.state: ThreadState | None = None
         self.filter_text = ""
+        self._stale = False
+        """`state` is newer than the nodes (hold): catch_up rebuilds them."""
 
     # -- labels ------------------------------------------------------------------------------
 
@@ -244,14 +246,27 @@ class StateTree(Tree[NodeData]):
 
     def show_state(self, state: ThreadState) -> None:
         """Show `state`, keeping the nodes the user had open and the cursor where it was."""
+        self._stale = False
         expanded = self._expanded_paths()
         cursor = self.cursor_node.data.path if self.cursor_node is not None and self.cursor_node.data else None
         self.state = state
         self._rebuild(expanded, cursor)
 
+    def hold(self, state: ThreadState) -> None:
+        """Take `state` without building its nodes: the tree is out of sight (another tab),
+        and each step through the timeline would rebuild it for nothing. catch_up() builds
+        them when the tree is shown."""
+        self.state = state
+        self._stale = True
+
+    def catch_up(self) -> None:
+        if self._stale and self.state is not None:
+            self.show_state(self.state)
+
     def set_filter(self, text: str) -> None:
         self.filter_text = text.strip()
         if self.state is not None:
+            self._stale = False
             self._rebuild(self._expanded_paths(), None)
 
     def _expanded_paths(self) -> set[tuple[str, ...]]:
