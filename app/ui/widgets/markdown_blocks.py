@@ -275,6 +275,8 @@ class MarkdownBlocks(Vertical):
     def __init__(self, text: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
         self._initial = clean(text)
+        # Known before mount: a class set on mount restyles the subtree.
+        self.set_class(not self._initial.strip(), "-empty", update=False)
         self._composed: list[Markdown | BlockFrame] = []  # the blocks of the initial text
         self._frames: list[BlockFrame] = []  # the streamed ones
         self._splitter = BlockSplitter()  # where the appended text may be cut into blocks
@@ -293,9 +295,6 @@ class MarkdownBlocks(Vertical):
                 block = Markdown(source)
             self._composed.append(block)
             yield block
-
-    def on_mount(self) -> None:
-        self.set_class(not self._initial.strip(), "-empty")
 
     def on_unmount(self) -> None:
         self._unsettled.clear()

@@ -84,7 +84,9 @@ class ToolCallView(Collapsible):
         # Collapsed: the title shows the arguments on one line; expand for pretty JSON.
         # Collapsible's title is typed str, but its CollapsibleTitle takes Content (styled, no markup).
         title = self._title_for(call)
-        super().__init__(self._body, title=title, collapsed=True, classes="tool-call")  # type: ignore[arg-type]
+        # "-collapsed" from the start: Collapsible sets it on mount, and setting a class
+        # restyles the subtree (a third of the cost of mounting a message with a tool call).
+        super().__init__(self._body, title=title, collapsed=True, classes="tool-call -collapsed")  # type: ignore[arg-type]
 
     @staticmethod
     def _title_for(call: ToolCall) -> Content:
@@ -109,7 +111,7 @@ class ReasoningView(Collapsible):
     def __init__(self, text: str) -> None:
         self._body = Static(plain(text), classes="reasoning-text")
         title = Content.styled("thinking", "italic")  # Content: see ToolCallView
-        super().__init__(self._body, title=title, collapsed=True, classes="reasoning")  # type: ignore[arg-type]
+        super().__init__(self._body, title=title, collapsed=True, classes="reasoning -collapsed")  # type: ignore[arg-type]
         self.text = text
 
     def append(self, fragment: str) -> None:
@@ -182,6 +184,7 @@ class ToolResultView(MessageView):
             *([more] if more is not None else []),
             title=title,  # type: ignore[arg-type]
             collapsed=True,
+            classes="-collapsed",  # (see ToolCallView)
         )
 
 
