@@ -210,7 +210,8 @@ class MainScreen(Screen):
 
     @on(Timeline.Selected)
     async def checkpoint_selected(self, event: Timeline.Selected) -> None:
-        await self.conversation.show_checkpoint(event.checkpoint, event.is_head)
+        if not event.moot:
+            await self.conversation.show_checkpoint(event.checkpoint, event.is_head)
 
     @on(Inspector.Forked)
     def forked(self, event: Inspector.Forked) -> None:

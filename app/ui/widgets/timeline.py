@@ -6,7 +6,8 @@
 
 The widget never calls the network. It posts:
 - Timeline.Selected(checkpoint, parent, is_head) when the cursor moves to another
-  checkpoint (keys, mouse, select_older/select_newer); is_head means "back to live".
+  checkpoint (keys, mouse, select_older/select_newer); is_head means "back to live";
+  `moot` once the cursor has moved on again (handlers skip it: a held key stays responsive).
 - Timeline.NeedMore(before_checkpoint_id) when the cursor nears the end of what is loaded
   and the server has more: answer with append_checkpoints(page, exhausted).
 - Timeline.Marked(checkpoint | None) when m marks (or unmarks) a checkpoint for a two-way diff.
@@ -108,6 +109,12 @@ class Timeline(Vertical, can_focus=False):
         @property
         def control(self) -> Timeline:
             return self.timeline
+
+        @property
+        def moot(self) -> bool:
+            """The cursor has moved on since (a held key): the next Selected says where to;
+            showing this one would only delay it."""
+            return self.checkpoint is not self.timeline.selected
 
     class NeedMore(Message):
         """Load the page of checkpoints older than `before_checkpoint_id`."""
