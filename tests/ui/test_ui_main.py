@@ -276,7 +276,8 @@ async def test_rename_copy_and_delete_with_confirmation(server_url):
         assert state["values"]["title"] == "Penguin research"  # the demo graph has a title channel
 
         await pilot.press("c")
-        await wait_for(pilot, lambda: len(threads.threads) == 2, what="copy")
+        # (the copy's row may first come from a list refresh, untitled: a fresh copy has no values on the server)
+        await wait_for(pilot, lambda: len(threads.threads) == 2 and threads.threads[0].title, what="copy")
         copy = threads.threads[0]
         assert copy.thread_id != thread["thread_id"] and copy.title == "Penguin research"
 

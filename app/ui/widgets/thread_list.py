@@ -118,6 +118,11 @@ class ThreadList(OptionList):
         """The server's first rows, offsets 0 to `end`; without `end`, the same rows
         rearranged by the app (a thread it created put on top)."""
         keep = self.highlighted_thread_id
+        known = {t.thread_id: t.title for t in self.threads if t.title}
+        threads = list(threads)
+        for thread in threads:  # a fresh copy's row has no values on the server yet, so no title
+            if not thread.title and thread.thread_id in known:
+                thread.title = known[thread.thread_id]
         if end is None:
             self.window.replace(list(threads))
             self.window.exhausted = exhausted
