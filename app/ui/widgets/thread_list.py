@@ -119,10 +119,7 @@ class ThreadList(OptionList):
         rearranged by the app (a thread it created put on top)."""
         keep = self.highlighted_thread_id
         known = {t.thread_id: t.title for t in self.threads if t.title}
-        threads = list(threads)
-        for thread in threads:  # a fresh copy's row has no values on the server yet, so no title
-            if not thread.title and thread.thread_id in known:
-                thread.title = known[thread.thread_id]
+        threads = [_keep_title(thread, known.get(thread.thread_id, "")) for thread in threads]
         if end is None:
             self.window.replace(list(threads))
             self.window.exhausted = exhausted
@@ -188,7 +185,7 @@ class ThreadList(OptionList):
         """Redraw one row in place (a status or title changed)."""
         for index, held in enumerate(self.threads):
             if held.thread_id == thread.thread_id:
-                self.threads[index] = thread
+                self.threads[index] = thread = _keep_title(thread, held.title)
                 self.replace_option_prompt(thread.thread_id, self._row(thread, self.clock()))
                 return
 
@@ -296,3 +293,11 @@ class ThreadList(OptionList):
     def _on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list is self and event.option.id:
             self.post_message(self.Chosen(event.option.id, opened=True))
+
+
+def _keep_title(thread: ThreadSummary, known: str) -> ThreadSummary:
+    """`thread` as the server lists it, keeping the title the app knows when the server gives
+    none: a fresh copy's row has no values on the server yet, so no title to list."""
+    if not thread.title and known:
+        thread.title = known
+    return thread
