@@ -352,6 +352,13 @@ class ThreadbenchApp(App[None]):
                 return  # typed before the dialog opened (the key that opened it, say): not an answer
         await super().on_event(event)
 
+    async def _shutdown(self) -> None:
+        # Textual takes the widgets down before it stops the workers that own them, so an
+        # answer that came in between reached a removed widget and crashed the quit: the
+        # workers stop first (use_backend does the same for a replaced screen).
+        self.workers.cancel_all()
+        await super()._shutdown()
+
     async def on_unmount(self) -> None:
         self.collector.stop()
         if self.backend is not None:

@@ -3,11 +3,12 @@ workbench (here the SDK, as a second client) running on the same thread."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, ai_texts, make_app, notices, wait_for, wait_ready, working
+from support.driving import TERMINAL, ai_texts, make_app, notices, until, wait_for, wait_ready, working
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.thread_list import ThreadList
@@ -90,3 +91,35 @@ async def test_a_run_started_elsewhere_on_the_thread_refuses_ours_with_a_reason(
         message = notices(app, "error")[0]
         assert "busy" in message.lower() or "conflict" in message.lower() or "running" in message.lower()
         assert composer.text == "mine"  # nothing lost
+
+
+async def test_an_answer_that_comes_while_the_app_closes_is_dropped(server_url):
+    """The app takes its widgets down before Textual stops the workers that own them: an
+    answer that came in between reached a removed timeline and crashed the quit (a clean-clone
+    failure). The server cannot be made to answer at that moment, so the history call here
+    waits until the timeline is gone and then answers."""
+    suite, first, _ = await two_threads(server_url)
+    app = make_app(server_url)
+    fetched, answered = [], []
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await show(pilot, suite, first)
+        inspector = app.screen.query_one("#inspector")
+        timeline = inspector.query_one("#timeline")
+        backend = app.live_backend
+        real_history = backend.get_history
+
+        async def late_history(*args, **kwargs):
+            page = await real_history(*args, **kwargs)
+            fetched.append(page)
+            await until(
+                lambda: not inspector.query("#timeline"), lambda: asyncio.sleep(0), what="the timeline taken down"
+            )
+            answered.append(page)
+            return page
+
+        backend.get_history = late_history
+        await wait_for(pilot, lambda: timeline.checkpoints, what="the first page")
+        inspector.load_more_history(first, timeline.checkpoints[-1].checkpoint_id)
+        await wait_for(pilot, lambda: fetched, what="the server's answer")
+    assert not answered  # the call was cancelled as the app closed, before it could answer
