@@ -36,7 +36,7 @@ class ObjectsScreen(ModalScreen[T]):
     CSS_PATH = [STYLES / "objects.tcss"]
 
     def __init__(self, backend: Backend) -> None:
-        super().__init__(classes="modal")
+        super().__init__(classes="modal objects-screen")
         self.backend = backend
         self._status_lines = 1
         self._said_at = -SAID_SECONDS
