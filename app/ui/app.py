@@ -41,6 +41,7 @@ from ..run_options import RunOptions
 from ..run_target import thread_graph
 from ..settings_file import remember_theme
 from ..styles import STYLES
+from . import key_characters  # noqa: F401  (names six keys for Textual: see the module)
 from .collector import CHECK_SECONDS, Collector
 from .commands import ThreadbenchCommands
 from .editor import EditorError, edit_in_editor

@@ -30,7 +30,8 @@ async def test_the_footer_follows_focus_and_is_kept_while_its_keys_stay_the_same
         app.screen.query_one(Composer).focus()
         await wait_for(pilot, lambda: "Send" in described(app), what="the composer's keys")
         assert "New" not in described(app)
+        assert "Search" not in described(app)  # / types a slash there (key_characters)
 
         app.screen.thread_list.focus()
         await wait_for(pilot, lambda: "New" in described(app), what="the thread list's keys again")
-        assert "Send" not in described(app)
+        assert "Send" not in described(app) and "Search" in described(app)
