@@ -10,7 +10,18 @@ from contextlib import asynccontextmanager
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, ai_texts, make_app, open_tagged, screen_text, settle, tag, wait_for, wait_ready
+from support.driving import (
+    TERMINAL,
+    ai_texts,
+    make_app,
+    notices,
+    open_tagged,
+    screen_text,
+    settle,
+    tag,
+    wait_for,
+    wait_ready,
+)
 from textual import events
 from threadbench.backends.base import Invalid
 from threadbench.backends.langgraph import LangGraphBackend
@@ -21,6 +32,7 @@ from threadbench.thread_filter import parse_filter
 from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
+from threadbench.ui.screens.run_options import RunOptionsScreen
 from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.message_views import MessageView
 
@@ -138,6 +150,22 @@ async def test_a_thread_runs_on_its_own_graph(any_server_url):
         await pilot.press(*"second", "enter")
         await wait_for(pilot, lambda: "Support here. You said: second" in ai_texts(app), what="support_bot's reply")
         assert "Invalid assistant" not in screen_text(app)
+
+
+async def test_run_options_open_without_an_error_where_auth_hides_the_assistants(any_server_url):
+    """The graph's schemas are read through its assistant; hidden, the dialog says why its
+    fields are not the graph's own, where it used to report the graph as gone."""
+    thread_id = await run_on(any_server_url, "support_bot", "first", metadata := tag())
+    async with opened(any_server_url, metadata, thread_id) as (app, pilot):
+        app.screen.thread_list.focus()
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunOptionsScreen), what="the run options")
+        await settle(pilot)
+        note = str(app.screen.query_one("#run-options-note").visual)
+        assert "shows no assistant of support_bot" in note
+        assert not notices(app, "error")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen), what="the dialog closed")
 
 
 async def test_a_new_message_on_a_server_of_several_graphs_asks_which(any_server_url):

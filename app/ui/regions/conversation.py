@@ -459,6 +459,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         backend = app.live_backend
         assistants: list = []
         schema: dict = {}
+        note = ""
         target = self.assistant
         try:
             if backend.capabilities.assistants:
@@ -467,10 +468,15 @@ class Conversation(ConversationRuns, ObjectScreens):
             schema = schemas.get("context_schema") or (
                 (schemas.get("config_schema") or {}).get("properties", {}).get("configurable") or {}
             )
+        except NotFound as error:
+            if target in app.graphs:  # a graph the server runs, its assistants hidden (DeerFlow's auth)
+                note = f"The server shows no assistant of {target}, so the graph's own options could not be read."
+            else:
+                report(self, error, "Reading the assistant's options")
         except BackendError as error:
             report(self, error, "Reading the assistant's options")
         options = await app.push_screen_wait(
-            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs)
+            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs, note=note)
         )
         if options is not None:
             app.run_options = options

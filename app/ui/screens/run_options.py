@@ -39,9 +39,16 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
     ]
 
     def __init__(
-        self, options: RunOptions, fields: list[OptionField], assistants: list[Assistant], graphs: Sequence[str] = ()
+        self,
+        options: RunOptions,
+        fields: list[OptionField],
+        assistants: list[Assistant],
+        graphs: Sequence[str] = (),
+        note: str = "",
     ) -> None:
+        """`note`: why the fields are not the graph's own, when they could not be read."""
         super().__init__(classes="modal")
+        self.note = note
         self.options = options
         self.fields = fields
         self.assistants = assistants
@@ -58,6 +65,8 @@ class RunOptionsScreen(ModalScreen[RunOptions | None]):
                 auto="each thread's own graph",
                 id="option-assistant",
             )
+            if self.note:
+                yield Static(Content.styled(clean(self.note), "$text-muted"), id="run-options-note")
             with VerticalScroll(id="option-fields"):
                 for index, spec in enumerate(self.fields):
                     yield from self._field(spec, self.options.values.get(spec.name), field_id(spec.name, index))
