@@ -30,6 +30,7 @@ from threadbench.models import RunRequest, ThreadSummary
 from threadbench.run_target import refused_assistant, server_graphs, thread_graph
 from threadbench.thread_filter import parse_filter
 from threadbench.ui.main_screen import MainScreen
+from threadbench.ui.screens.assistants import AssistantsScreen
 from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
 from threadbench.ui.screens.run_options import RunOptionsScreen
@@ -152,7 +153,7 @@ async def test_a_thread_runs_on_its_own_graph(any_server_url):
         assert "Invalid assistant" not in screen_text(app)
 
 
-async def test_run_options_open_without_an_error_where_auth_hides_the_assistants(any_server_url):
+async def test_options_and_assistants_say_why_where_auth_hides_the_assistants(any_server_url):
     """The graph's schemas are read through its assistant; hidden, the dialog says why its
     fields are not the graph's own, where it used to report the graph as gone."""
     thread_id = await run_on(any_server_url, "support_bot", "first", metadata := tag())
@@ -166,6 +167,12 @@ async def test_run_options_open_without_an_error_where_auth_hides_the_assistants
         assert not notices(app, "error")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen), what="the dialog closed")
+
+        await pilot.press("A")  # the assistants: none shown, and the screen says why
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the assistants")
+        status = app.screen.query_one(".objects-status")
+        await wait_for(pilot, lambda: "shows no assistants" in str(status.visual), what="why none")
+        assert "lead_agent" in str(status.visual) and "support_bot" in str(status.visual)
 
 
 async def test_a_new_message_on_a_server_of_several_graphs_asks_which(any_server_url):

@@ -134,6 +134,13 @@ class AssistantsScreen(ObjectsScreen[str | None]):
     def search_args(self) -> dict[str, Any]:
         return parse_search(self.query_one("#assistant-search", Input).value)
 
+    def _none_found(self) -> str:
+        if self.query_one("#assistant-search", Input).value.strip():
+            return "No assistant matches."
+        # (a server runs at least one graph, and each gets an assistant: these are hidden)
+        graphs = f" It runs {', '.join(self.graphs)}: n makes an assistant of one." if self.graphs else ""
+        return "The server shows no assistants: its auth may hide them, as DeerFlow's does." + graphs
+
     @work(exclusive=True, exit_on_error=False, group="assistants-load")
     async def load(self, more: bool = False, select: str | None = None) -> None:
         table = self.table
@@ -170,7 +177,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         self.set_status(
             f"{count} assistant{'s' if count != 1 else ''}" + ("" if table.exhausted else " (more below)")
             if count
-            else "No assistant matches.",
+            else self._none_found(),
             count=True,
         )
         self.show_details()
