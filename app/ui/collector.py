@@ -15,12 +15,11 @@ A full collection at every idle moment still walked everything alive (130-350 ms
 pressed then waited for it), where CPython itself walks everything only once the objects
 that outlived a full collection grew by a quarter. So what outlives a full collection is
 frozen too, and the next one walks only what is newer; a deep one (everything thawed,
-walked, frozen again, 250-450 ms) is wanted when the frozen objects grew by DEEP_GROWTH
-since the last deep one, or since the first full collection (which walked all but what the start froze: modules
+walked, frozen again) runs when the frozen objects grew by DEEP_GROWTH since the last deep
+one, or since the first full collection (which walked all but what the start froze: modules
 and classes, which live as long as the app). Freezing hides cycles that die later from the
 collector (a removed widget and its styles point at each other) until then: at most that
-quarter more memory. A wanted deep collection waits for a longer pause (DEEP_IDLE_SECONDS),
-shallow ones going on meanwhile, and not more than MAX_DEFER seconds.
+quarter more memory.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ import time
 from collections.abc import Callable, Iterator
 
 IDLE_SECONDS = 1.0  # no key or mouse event for this long
-DEEP_IDLE_SECONDS = 5.0  # a deep collection (everything walked) waits for a longer pause
 CHECK_SECONDS = 2.0  # how often the app asks `tick`
 MAX_DEFER = 60.0
 NEVER = 2**30  # a threshold the oldest generation's count never reaches
@@ -57,7 +55,6 @@ class Collector:
         self._frozen = frozen
         self._frozen_after_deep: int | None = None
         self._frozen_last = 0
-        self._deep_wanted_since: float | None = None
         self._thresholds: tuple[int, int, int] | None = None
         self._busy = 0
         self._last_input = self._last_full = clock()
@@ -112,13 +109,8 @@ class Collector:
         baseline = self._frozen_after_deep
         # (the count as the last collection left it: only freed objects left since. Counting
         # walks the whole frozen list, 5-20 ms, so it is done once a collection)
-        if baseline is not None and self._frozen_last > baseline * (1 + DEEP_GROWTH):
-            self._deep_wanted_since = self._deep_wanted_since or now
-        wanted = self._deep_wanted_since
-        long_idle = not self._busy and now - self._last_input >= DEEP_IDLE_SECONDS
-        deep = wanted is not None and (long_idle or now - wanted >= MAX_DEFER)
+        deep = baseline is not None and self._frozen_last > baseline * (1 + DEEP_GROWTH)
         if deep:
-            self._deep_wanted_since = None
             self._unfreeze()
         self._collect(2)
         self._freeze()

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 from support.driving import TERMINAL, make_app, send_in_new_thread, wait_for, wait_ready
-from threadbench.ui.collector import DEEP_GROWTH, DEEP_IDLE_SECONDS, IDLE_SECONDS, MAX_DEFER, NEVER, Collector
+from threadbench.ui.collector import DEEP_GROWTH, IDLE_SECONDS, MAX_DEFER, NEVER, Collector
 
 
 class Clock:
@@ -55,31 +55,22 @@ def made():
     collector.stop()
 
 
-@pytest.fixture
-def walking():
-    """A collector always due, over a Heap of 1,000 objects."""
+def test_a_full_collection_walks_what_is_newer_and_everything_once_it_grew_by_a_quarter():
     clock, heap = Clock(), Heap(1000)
     collector = Collector(
         clock=clock,
         collect=heap.collect,
-        count=lambda: (0, 0, 10),
+        count=lambda: (0, 0, 10),  # always due
         freeze=heap.freeze,
         unfreeze=heap.unfreeze,
         frozen=lambda: heap.frozen,
     )
     collector.start()
-    yield collector, clock, heap
-    collector.stop()
-
-
-def test_a_full_collection_walks_what_is_newer_and_everything_once_it_grew_by_a_quarter(walking):
-    collector, clock, heap = walking
     assert heap.done == ["freeze"] and heap.frozen == 1000
     heap.done.clear()
 
-    def idle_tick(pause: float = DEEP_IDLE_SECONDS) -> list[str]:
-        collector.input_seen()
-        clock.now += pause
+    def idle_tick() -> list[str]:
+        clock.now += IDLE_SECONDS
         assert collector.tick()
         done, heap.done[:] = list(heap.done), []
         return done
@@ -91,17 +82,12 @@ def test_a_full_collection_walks_what_is_newer_and_everything_once_it_grew_by_a_
     assert heap.frozen == 4000 * (1 + DEEP_GROWTH)  # not more than a quarter: still a shallow walk
     heap.tracked = 10
     assert idle_tick() == ["collect 2", "freeze"]
-    heap.tracked = 10  # the frozen grew past a quarter: everything is walked, then frozen again,
-    assert idle_tick(IDLE_SECONDS) == ["collect 2", "freeze"]  # once the user pauses longer
+    heap.tracked = 10  # the frozen grew past a quarter: everything is walked, then frozen again
     assert idle_tick() == ["unfreeze", "collect 2", "freeze"]
     heap.tracked = 10
     assert idle_tick() == ["collect 2", "freeze"]  # measured from the deep walk again
-
-    heap.tracked = 2000  # wanted, and the user never pauses that long: not past MAX_DEFER
-    assert idle_tick(IDLE_SECONDS) == ["collect 2", "freeze"]
-    assert idle_tick(IDLE_SECONDS) == ["collect 2", "freeze"]  # (wanted from here)
-    clock.now += MAX_DEFER
-    assert idle_tick(IDLE_SECONDS) == ["unfreeze", "collect 2", "freeze"]
+    collector.stop()
+    assert heap.done[-1] == "unfreeze"
 
 
 def test_start_defers_full_collections_and_stop_gives_them_back():
