@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, make_app, open_tagged, screen_text, send_in_new_thread, tag, wait_for, wait_ready
+from textual.widgets import Markdown
+from threadbench.ui.widgets.composer import Composer
 from threadbench.ui.widgets.markdown_blocks import BlockFrame
 from threadbench.ui.widgets.message_views import AIMessageView
 
@@ -73,6 +75,32 @@ async def test_a_streamed_reply_lets_go_of_every_block_far_above_the_end(server_
         assert app.screen.run_in_progress, "(the reply was still streaming)"
         assert old.set_aside or old.deferred
         await wait_for(pilot, lambda: not app.screen.run_in_progress, timeout=60, what="the run's end")
+
+
+async def test_replies_above_the_view_let_go_of_their_widgets_and_build_them_when_seen(server_url):
+    """A session of many long replies kept every block's widgets (set aside, not let go):
+    11 MB and about 100 widgets a reply, and the layouts grew with them."""
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await send_in_new_thread(pilot, "long 1500")
+        screen = app.screen
+        chat = screen.chat
+        await wait_for(pilot, lambda: not screen.run_in_progress, timeout=60, what="the first reply")
+        first = chat.query(AIMessageView).first()
+        assert first.markdown.query(Markdown), "(in view: built)"
+        for text in ("long 1500", "hello"):
+            screen.query_one(Composer).focus()
+            await pilot.press(*text, "enter")
+            await wait_for(pilot, lambda: screen.run_in_progress, what="the next run")
+            await wait_for(pilot, lambda: not screen.run_in_progress, timeout=60, what="its end")
+        assert not first.markdown.query(Markdown), "the first reply, far above, let go of its blocks"
+        assert first.markdown.text == first.message.text  # nothing lost
+        first_line = first.message.text.strip().splitlines()[0]
+        chat.focus()
+        await pilot.press("home")
+        await wait_for(pilot, lambda: first.markdown.query(Markdown), what="its blocks built when seen")
+        await wait_for(pilot, lambda: first_line in screen_text(app), what="its first line on screen")
 
 
 async def test_closing_the_app_while_a_reply_streams_is_clean(server_url):

@@ -366,6 +366,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             self._ids.add(key)
             self.messages.append(message)
             view = self._streaming[key] = AIMessageView(message, classes="message -ai")
+            await self._let_go_above()
             await self.mount(view)
         if event.reasoning:
             await view.append_reasoning(event.reasoning)
@@ -381,6 +382,15 @@ class ChatLog(VerticalScroll, can_focus=True):
                 await view.show_tool_call(chunk.index, _call_from_chunk(held), held.args)
         if event.last:
             await view.finish()
+
+    async def _let_go_above(self) -> None:
+        """Replies wholly above the view let go of their Markdown widgets, built again when
+        scrolled to: each kept a screen or more of them displayed, laid out at every frame."""
+        top = self.scroll_y
+        streaming = set(self._streaming.values())
+        for view in self.children:
+            if isinstance(view, AIMessageView) and view not in streaming and view.virtual_region.bottom <= top:
+                await view.markdown.let_go()
 
     async def _rename_streamed(self, old_id: str, message: ChatMessage) -> None:
         """A server that gives the finished message another id than its tokens (10xGraph)."""

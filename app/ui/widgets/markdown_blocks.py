@@ -5,6 +5,7 @@ their widgets (a screen lays out every displayed widget, seen or not).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Callable
 
@@ -181,11 +182,16 @@ class BlockFrame(Vertical):
 
     async def defer(self, width: int) -> None:
         """Let go of its widgets, for a height estimated from its text (built again when seen)."""
+        markdown = self.release(width)
+        if markdown is not None:
+            await markdown.remove()
+
+    def release(self, width: int) -> Markdown | None:
+        """`defer`, leaving the removal of the Markdown it returns to the caller."""
         markdown, self.markdown = self.markdown, None
         self.set_aside = False
         self.estimate(width)
-        if markdown is not None:
-            await markdown.remove()
+        return markdown
 
     def unpin(self) -> None:
         self.bring_back()
@@ -391,6 +397,16 @@ class MarkdownBlocks(Vertical):
     def _screen_rows(self) -> int:
         view = self._view()
         return (view.outer_size.height if view is not None else 0) or 50
+
+    async def let_go(self) -> None:
+        """Out of view: every block that is built when seen lets go of its widgets (a block
+        set aside still held them: a session of long replies grew by 11 MB and 100 widgets
+        a reply, and its layouts with them)."""
+        width = self._width()
+        blocks = [*self._composed, *self._frames]
+        released = [m for b in blocks if isinstance(b, BlockFrame) and (m := b.release(width)) is not None]
+        if released:
+            await asyncio.gather(*(markdown.remove() for markdown in released))
 
     async def finish(self) -> None:
         """The block being written is complete (more text would start a new one)."""
