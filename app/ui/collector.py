@@ -10,16 +10,6 @@ of the walk, and the oldest generation is collected when the user is idle and no
 streams, not whenever a count runs over. The young generations are collected as usual:
 they are small and quick. Nothing waits forever: after MAX_DEFER seconds a full collection
 runs even if the app is busy.
-
-A full collection at every idle moment still walked everything alive (130-350 ms: a key
-pressed then waited for it), where CPython itself walks everything only once the objects
-that outlived a full collection grew by a quarter. So what outlives a full collection is
-frozen too, and the next one walks only what is newer; a deep one (everything thawed,
-walked, frozen again) runs when the frozen objects grew by DEEP_GROWTH since the last deep
-one, or since the first full collection (which walked all but what the start froze: modules
-and classes, which live as long as the app). Freezing hides cycles that die later from the
-collector (a removed widget and its styles point at each other) until then: at most that
-quarter more memory.
 """
 
 from __future__ import annotations
@@ -34,7 +24,6 @@ CHECK_SECONDS = 2.0  # how often the app asks `tick`
 MAX_DEFER = 60.0
 NEVER = 2**30  # a threshold the oldest generation's count never reaches
 OLDEST_DEFAULT = 10  # CPython's threshold for the oldest generation
-DEEP_GROWTH = 0.25  # as CPython's long_lived_pending > long_lived_total / 4
 
 
 class Collector:
@@ -43,18 +32,10 @@ class Collector:
         clock: Callable[[], float] = time.monotonic,
         collect: Callable[[int], object] = gc.collect,
         count: Callable[[], tuple[int, int, int]] = gc.get_count,
-        freeze: Callable[[], None] = gc.freeze,
-        unfreeze: Callable[[], None] = gc.unfreeze,
-        frozen: Callable[[], int] = gc.get_freeze_count,
     ) -> None:
         self._clock = clock
         self._collect = collect
         self._count = count
-        self._freeze = freeze
-        self._unfreeze = unfreeze
-        self._frozen = frozen
-        self._frozen_after_deep: int | None = None
-        self._frozen_last = 0
         self._thresholds: tuple[int, int, int] | None = None
         self._busy = 0
         self._last_input = self._last_full = clock()
@@ -68,8 +49,7 @@ class Collector:
         # process, or one that crashed before it stopped); due stays due, and stop() gives
         # back the default rather than NEVER.
         self._thresholds = (young, middle, OLDEST_DEFAULT if oldest == NEVER else oldest)
-        self._freeze()
-        self._frozen_after_deep = None  # (set by the first full collection)
+        gc.freeze()
         gc.set_threshold(young, middle, NEVER)
 
     def stop(self) -> None:
@@ -77,7 +57,7 @@ class Collector:
         if self._thresholds is None:
             return
         gc.set_threshold(*self._thresholds)
-        self._unfreeze()
+        gc.unfreeze()
         self._thresholds = None
 
     def input_seen(self) -> None:
@@ -106,16 +86,6 @@ class Collector:
         idle = not self._busy and now - self._last_input >= IDLE_SECONDS
         if not due or not (idle or now - self._last_full >= MAX_DEFER):
             return False
-        baseline = self._frozen_after_deep
-        # (the count as the last collection left it: only freed objects left since. Counting
-        # walks the whole frozen list, 5-20 ms, so it is done once a collection)
-        deep = baseline is not None and self._frozen_last > baseline * (1 + DEEP_GROWTH)
-        if deep:
-            self._unfreeze()
         self._collect(2)
-        self._freeze()
-        self._frozen_last = self._frozen()
-        if deep or baseline is None:
-            self._frozen_after_deep = self._frozen_last
         self._last_full = self._clock()
         return True

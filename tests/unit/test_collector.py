@@ -6,7 +6,7 @@ import gc
 
 import pytest
 from support.driving import TERMINAL, make_app, send_in_new_thread, wait_for, wait_ready
-from threadbench.ui.collector import DEEP_GROWTH, IDLE_SECONDS, MAX_DEFER, NEVER, Collector
+from threadbench.ui.collector import IDLE_SECONDS, MAX_DEFER, NEVER, Collector
 
 
 class Clock:
@@ -17,83 +17,13 @@ class Clock:
         return self.now
 
 
-class Heap:
-    """What the collector sees of the interpreter's: objects tracked and frozen, and what it
-    was asked to do."""
-
-    def __init__(self, tracked: int) -> None:
-        self.tracked, self.frozen, self.done = tracked, 0, []
-
-    def collect(self, generation: int) -> None:
-        self.done.append(f"collect {generation}")
-
-    def freeze(self) -> None:
-        self.frozen += self.tracked
-        self.tracked = 0
-        self.done.append("freeze")
-
-    def unfreeze(self) -> None:
-        self.tracked += self.frozen
-        self.frozen = 0
-        self.done.append("unfreeze")
-
-
 @pytest.fixture
 def made():
     clock, runs, counts = Clock(), [], [(0, 0, 0)]
-    heap = Heap(1000)
-    collector = Collector(
-        clock=clock,
-        collect=runs.append,
-        count=lambda: counts[0],
-        freeze=heap.freeze,
-        unfreeze=heap.unfreeze,
-        frozen=lambda: heap.frozen,
-    )
+    collector = Collector(clock=clock, collect=runs.append, count=lambda: counts[0])
     collector.start()
     yield collector, clock, runs, counts
     collector.stop()
-
-
-@pytest.fixture
-def walking():
-    """A collector always due, over a Heap of 1,000 objects."""
-    clock, heap = Clock(), Heap(1000)
-    collector = Collector(
-        clock=clock,
-        collect=heap.collect,
-        count=lambda: (0, 0, 10),
-        freeze=heap.freeze,
-        unfreeze=heap.unfreeze,
-        frozen=lambda: heap.frozen,
-    )
-    collector.start()
-    yield collector, clock, heap
-    collector.stop()
-
-
-def test_a_full_collection_walks_what_is_newer_and_everything_once_it_grew_by_a_quarter(walking):
-    collector, clock, heap = walking
-    assert heap.done == ["freeze"] and heap.frozen == 1000
-    heap.done.clear()
-
-    def idle_tick() -> list[str]:
-        clock.now += IDLE_SECONDS
-        assert collector.tick()
-        done, heap.done[:] = list(heap.done), []
-        return done
-
-    heap.tracked = 3000  # the first screens: the first walk is all but what the start froze
-    assert idle_tick() == ["collect 2", "freeze"]
-    heap.tracked = int(4000 * DEEP_GROWTH)  # what the app made since: the next walk is only these
-    assert idle_tick() == ["collect 2", "freeze"]
-    assert heap.frozen == 4000 * (1 + DEEP_GROWTH)  # not more than a quarter: still a shallow walk
-    heap.tracked = 10
-    assert idle_tick() == ["collect 2", "freeze"]
-    heap.tracked = 10  # the frozen grew past a quarter: everything is walked, then frozen again
-    assert idle_tick() == ["unfreeze", "collect 2", "freeze"]
-    heap.tracked = 10
-    assert idle_tick() == ["collect 2", "freeze"]  # measured from the deep walk again
 
 
 def test_start_defers_full_collections_and_stop_gives_them_back():
