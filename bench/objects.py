@@ -107,10 +107,12 @@ async def main(args) -> list:
             nexts.append(ms(await painted(app) - start))
             await settle(app, 0.1)
         store_rows = table.row_count
+        app.collector.input_seen()  # (the escape that this call stands for)
         store.dismiss(None)
         await settle(app, 0.3)
 
         assistants = AssistantsScreen(app.backend)
+        app.collector.input_seen()  # (the A key that this call stands for)
         await app.push_screen(assistants)
         await settle(app, 0.3)
         assistants.query_one("#assistant-search").value = f"bench={namespace[1]}"
