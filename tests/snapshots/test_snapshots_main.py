@@ -252,6 +252,22 @@ def test_run_options_screen(seeded, snap_compare):
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
 
+def test_run_options_screen_where_the_graphs_options_cannot_be_read(seeded, snap_compare):
+    """As on a server whose auth hides the assistants: DeerFlow's options, and why."""
+    from threadbench.run_options import fields_from_schema
+    from threadbench.ui.screens.run_options import RunOptionsScreen
+
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, TOOLS_THREAD)
+        note = "The server shows no assistant of support_bot, so the graph's own options could not be read."
+        app.push_screen(RunOptionsScreen(app.run_options, fields_from_schema({}), [], ["support_bot"], note=note))
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RunOptionsScreen")
+        await settle(pilot)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
 def test_cancel_run_screen(seeded, snap_compare):
     from threadbench.ui.screens.cancel_run import CancelRunScreen
 
