@@ -132,9 +132,9 @@ class Conversation(ConversationRuns, ObjectScreens):
             return
         if self.thread_id != thread_id:
             return
-        if not summary.title:  # a fresh copy has no values on its row yet, but its state does
-            held = self._rows.thread(thread_id)
-            summary.title = state.title or (held.title if held else "")
+        # a fresh copy has no values on its row yet, but its state does (and else the row
+        # keeps the title it has: update_thread)
+        summary.title = summary.title or state.title
         self._rows.update_thread(summary)
         await self.show_state(state, summary)
         # after the chat is painted: a page of checkpoints can weigh more than the chat
