@@ -29,6 +29,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widgets import Input, TextArea
+from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
 
 from ..backends.base import Backend, BackendError, Credentials
 from ..backends.detect import detect_backend_kind, make_backend
@@ -353,12 +354,17 @@ class ThreadbenchApp(App[None]):
                 return  # typed before the dialog opened (the key that opened it, say): not an answer
         await super().on_event(event)
 
-    async def _shutdown(self) -> None:
-        # Textual takes the widgets down before it stops the workers that own them, so an
-        # answer that came in between reached a removed widget and crashed the quit: the
-        # workers stop first (use_backend does the same for a replaced screen).
-        self.workers.cancel_all()
-        await super()._shutdown()
+    def _handle_exception(self, error: Exception) -> None:
+        # A worker whose widget is being taken down (the app quitting, a screen closed) may
+        # still get its answer, and fail on the removed widgets it was for: that is no error.
+        # Textual stops such workers only after the widgets are gone, and stopping them
+        # earlier is worse (see uninterrupted.py).
+        if isinstance(error, WorkerFailed):
+            with contextlib.suppress(NoActiveWorker):
+                if not get_current_worker().node.is_running:
+                    log.debug("a worker of a closing widget failed: %r", error.error)
+                    return
+        super()._handle_exception(error)
 
     async def on_unmount(self) -> None:
         self.collector.stop()

@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from ...models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from ..text import plain
+from ..uninterrupted import uninterrupted
 from .markdown_blocks import estimate_rows
 from .message_views import AIMessageView, MessageView, view_for
 
@@ -79,7 +80,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         with self.app.batch_update():
             kept = [c for c in self.children if isinstance(c, MessageView) and c not in streamed]
             top = (self._banner, self._marker)
-            await self.remove_children([c for c in self.children if c not in kept and c not in top])
+            await uninterrupted(self.remove_children([c for c in self.children if c not in kept and c not in top]))
             await self._reconcile(kept, self.messages[self._first :])
             self._banner = await self._top_line(
                 self._banner,
@@ -113,7 +114,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         kept = set(map(id, keep.values()))
         stale = [v for v in views if id(v) not in kept]
         if stale:
-            await self.remove_children(stale)
+            await uninterrupted(self.remove_children(stale))
         pending: list[MessageView] = []
         for index, message in enumerate(window):
             kept_view = keep.get(index)
@@ -134,7 +135,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             line = None
         if content is None:
             if line is not None:
-                await line.remove()
+                await uninterrupted(line.remove())
             return None
         if line is not None:
             line.update(content)
@@ -183,7 +184,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         extra = len(views) - MOUNTED
         if extra <= 0:
             return
-        await self.remove_children(views[-extra:])
+        await uninterrupted(self.remove_children(views[-extra:]))
         self._below += extra
         await self._show_below()
 
@@ -191,7 +192,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         marker = next(iter(self.query_children(".less-marker")), None)
         if not self._below:
             if marker is not None:
-                await marker.remove()
+                await uninterrupted(marker.remove())
             return
         text = Content.styled(f"↓ {self._below} newer messages: scroll down or press end", "dim italic")
         if isinstance(marker, Static):
@@ -217,7 +218,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             if extra > 0:
                 anchor = mounted[extra]
                 top_before = anchor.virtual_region.y
-                await self.remove_children(mounted[:extra])
+                await uninterrupted(self.remove_children(mounted[:extra]))
                 self._first += extra
                 self.call_after_refresh(self._keep_anchor, anchor, top_before)
             await self._show_below()
@@ -240,7 +241,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._below = 0
         self._first = self._window_start(self.messages)
         with self.app.batch_update():
-            await self.remove_children(list(self.query_children(MessageView)))
+            await uninterrupted(self.remove_children(list(self.query_children(MessageView))))
             await self.mount_all([view_for(m) for m in self.messages[self._first :]])
             await self._show_below()
             await self._show_marker()
@@ -264,7 +265,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 pass
         elif self._first and not self._streaming and self._echo is None:
             with self.app.batch_update():
-                await self.remove_children(list(self.query_children(MessageView)))
+                await uninterrupted(self.remove_children(list(self.query_children(MessageView))))
                 self._first = 0
                 shown = min(len(self.messages), WINDOW)
                 self._below = len(self.messages) - shown
@@ -333,7 +334,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self.messages = [m for m in self.messages if m.id != message_id]
         for view in self.query_children(MessageView):
             if view.message.id == message_id:
-                await view.remove()
+                await uninterrupted(view.remove())
 
     async def apply_events(self, events: list[RunEvent]) -> None:
         """Show a batch of (coalesced) stream events: tokens and whole messages.
@@ -448,16 +449,16 @@ class ChatLog(VerticalScroll, can_focus=True):
     async def _drop(self, key: str, view: MessageView) -> None:
         self._ids.discard(key)
         self.messages = [m for m in self.messages if m.id != key]
-        await view.remove()
+        await uninterrupted(view.remove())
 
     async def _redraw(self, view: MessageView, message: ChatMessage) -> None:
         self.messages = [message if m.id == message.id else m for m in self.messages]
         await self.mount(view_for(message), after=view)
-        await view.remove()
+        await uninterrupted(view.remove())
 
     async def show_welcome(self, text: Content) -> None:
         """What a newcomer sees on a server with no thread yet (goes with the first message)."""
-        await self.remove_children(".chat-welcome")
+        await uninterrupted(self.remove_children(".chat-welcome"))
         await self.mount(Static(text, classes="chat-notice chat-welcome"))
 
     async def add_notice(self, text: Content | str, classes: str = "chat-notice") -> None:

@@ -22,6 +22,7 @@ from textual.widgets._markdown import (
 )
 
 from ..text import clean
+from ..uninterrupted import uninterrupted
 
 # A streamed reply is split into Markdown blocks of about this many characters, each its
 # own widget, so the cost of a new token does not grow with the length of the reply.
@@ -184,7 +185,7 @@ class BlockFrame(Vertical):
         """Let go of its widgets, for a height estimated from its text (built again when seen)."""
         markdown = self.release(width)
         if markdown is not None:
-            await markdown.remove()
+            await uninterrupted(markdown.remove())
 
     def release(self, width: int) -> Markdown | None:
         """`defer`, leaving the removal of the Markdown it returns to the caller."""
@@ -352,7 +353,7 @@ class MarkdownBlocks(Vertical):
         await self._keep_to_a_screen()
         for frame, piece in writes:
             if frame.markdown is not None:  # (not if it was just let go: built when seen)
-                await frame.markdown.append(piece)
+                await uninterrupted(frame.markdown.append(piece))
         if self._unsettled:
             self._watch_layout(True)
 
@@ -406,7 +407,7 @@ class MarkdownBlocks(Vertical):
         blocks = [*self._composed, *self._frames]
         released = [m for b in blocks if isinstance(b, BlockFrame) and (m := b.release(width)) is not None]
         if released:
-            await asyncio.gather(*(markdown.remove() for markdown in released))
+            await uninterrupted(asyncio.gather(*(markdown.remove() for markdown in released)))
 
     async def finish(self) -> None:
         """The block being written is complete (more text would start a new one)."""
