@@ -272,10 +272,12 @@ async def test_the_palette_finds_each_screen_and_the_help_lists_them(server_url)
         await pilot.press("R", "A", "S", "C")  # letters typed into the composer stay text
         assert app.screen.query_one(Composer).text.endswith("RASC")
         await pilot.press("f1")
-        await pilot.pause(0.3)
-        text = screen_text(app) + str([r.description for r in app.screen.rows])
-        for words in ("Runs of the open thread", "Store: namespaces and items", "Crons: runs on a schedule"):
-            assert words in text
+
+        def help_text() -> str:
+            return screen_text(app) + str([r.description for r in getattr(app.screen, "rows", [])])
+
+        listed = ("Runs of the open thread", "Store: namespaces and items", "Crons: runs on a schedule")
+        await wait_for(pilot, lambda: all(words in help_text() for words in listed), what="the screens in the help")
 
 
 async def test_the_gateway_explains_what_it_lacks_and_lists_runs(gateway_origin, tmp_path):
