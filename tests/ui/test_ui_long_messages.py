@@ -3,6 +3,9 @@ only when they come into view (Textual lays out every displayed widget on every 
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, make_app, open_tagged, screen_text, send_in_new_thread, tag, wait_for, wait_ready
@@ -79,7 +82,8 @@ async def test_a_streamed_reply_lets_go_of_every_block_far_above_the_end(server_
 
 async def test_replies_above_the_view_let_go_of_their_widgets_and_build_them_when_seen(server_url):
     """A session of many long replies kept every block's widgets (set aside, not let go):
-    11 MB and about 100 widgets a reply, and the layouts grew with them."""
+    11 MB and about 100 widgets a reply, and the layouts grew with them; then the frames
+    that let go kept them alive in Textual's caches."""
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
@@ -89,6 +93,7 @@ async def test_replies_above_the_view_let_go_of_their_widgets_and_build_them_whe
         await wait_for(pilot, lambda: not screen.run_in_progress, timeout=60, what="the first reply")
         first = chat.query(AIMessageView).first()
         assert first.markdown.query(Markdown), "(in view: built)"
+        built = [weakref.ref(markdown) for markdown in first.markdown.query(Markdown)]
         for text in ("long 1500", "hello"):
             screen.query_one(Composer).focus()
             await pilot.press(*text, "enter")
@@ -96,6 +101,9 @@ async def test_replies_above_the_view_let_go_of_their_widgets_and_build_them_whe
             await wait_for(pilot, lambda: not screen.run_in_progress, timeout=60, what="its end")
         assert not first.markdown.query(Markdown), "the first reply, far above, let go of its blocks"
         assert first.markdown.text == first.message.text  # nothing lost
+        gc.collect()
+        kept = [ref() for ref in built if ref() is not None]
+        assert not kept, f"nothing keeps what it let go (Textual's caches kept {len(kept)}, 6 MB a reply)"
         first_line = first.message.text.strip().splitlines()[0]
         chat.focus()
         await pilot.press("home")
