@@ -42,7 +42,10 @@ from ..run_options import RunOptions
 from ..run_target import thread_graph
 from ..settings_file import remember_theme
 from ..styles import STYLES
-from . import key_characters  # noqa: F401  (names six keys for Textual: see the module)
+from . import (
+    key_characters,  # noqa: F401  (names six keys for Textual: see the module)
+    textual_caches,
+)
 from .collector import CHECK_SECONDS, Collector
 from .commands import ThreadbenchCommands
 from .editor import EditorError, edit_in_editor
@@ -166,7 +169,7 @@ class ThreadbenchApp(App[None]):
         self.connection_url: str | None = settings.url
         self.connection_profile: str | None = settings.profile
         self._switched = False
-        self.collector = Collector()
+        self.collector = Collector(collect=textual_caches.collect)
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
