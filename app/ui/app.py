@@ -42,10 +42,7 @@ from ..run_options import RunOptions
 from ..run_target import thread_graph
 from ..settings_file import remember_theme
 from ..styles import STYLES
-from . import (
-    key_characters,  # noqa: F401  (names six keys for Textual: see the module)
-    textual_caches,
-)
+from . import key_characters  # noqa: F401  (names six keys for Textual: see the module)
 from .collector import CHECK_SECONDS, Collector
 from .commands import ThreadbenchCommands
 from .editor import EditorError, edit_in_editor
@@ -57,6 +54,7 @@ from .screens.connection import Connection, ConnectionScreen
 from .screens.export import ExportScreen
 from .screens.help import HelpScreen, all_binding_ids
 from .text import clean, one_line, relative_time
+from .textual_caches import collect as full_collection
 
 MAX_SERVER_RESTARTS = 3
 WARM_UP_AFTER = 1.0
@@ -169,7 +167,7 @@ class ThreadbenchApp(App[None]):
         self.connection_url: str | None = settings.url
         self.connection_profile: str | None = settings.profile
         self._switched = False
-        self.collector = Collector(collect=textual_caches.collect)
+        self.collector = Collector(collect=full_collection)
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
