@@ -180,6 +180,10 @@ class MainScreen(Screen):
         if self.conversation.composer_idle:
             self.thread_list.focus()
 
+    @on(ThreadSidebar.Made)
+    def thread_made(self) -> None:
+        self.composer.focus()
+
     @on(ThreadSidebar.NothingListed)
     async def nothing_listed(self) -> None:
         self.composer.focus()

@@ -81,8 +81,8 @@ async def test_create_a_thread_send_hello_and_read_the_streamed_reply(server_url
         await wait_for(pilot, lambda: not isinstance(app.screen, NewThreadScreen))
         created = thread_list(app).threads[0].thread_id
         await wait_for(pilot, lambda: app.screen.thread_id == created, what="the new thread opens")
-        app.screen.query_one(Composer).focus()
-        await pilot.pause()
+        composer = app.screen.query_one(Composer)
+        await wait_for(pilot, lambda: composer.has_focus, what="the composer, to write the first message")
         await pilot.press(*"hello", "enter")
         await wait_for(pilot, lambda: any("Hello" in t for t in ai_texts(app)), what="the reply")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")

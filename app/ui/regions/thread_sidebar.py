@@ -80,6 +80,11 @@ class ThreadSidebar(Vertical):
         """No thread was open: the newest row was highlighted (and opens)."""
 
     @dataclass
+    class Made(Message):
+        """The user made a thread in the new-thread dialog; it is listed and opens. The next
+        thing they do is write in it."""
+
+    @dataclass
     class Busy(Message):
         """A run started elsewhere on the open thread: follow it."""
 
@@ -456,6 +461,7 @@ class ThreadSidebar(Vertical):
         if request.assistant_id:
             app.thread_targets[summary.thread_id] = request.assistant_id
         self.insert_thread(summary)
+        self.post_message(self.Made())
         self.notify("Thread created.", timeout=2)
 
     def copy_selected(self) -> None:
