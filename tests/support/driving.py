@@ -53,8 +53,25 @@ async def until(
 
 
 async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0, what: str = "") -> None:
-    """Let the app run until `predicate()` is true (real servers answer in their own time)."""
-    await until(predicate, lambda: pilot.pause(0.05), timeout, what)
+    """Let the app run until `predicate()` is true (real servers answer in their own time);
+    a timeout also says where the app was, for a failure seen once in a clean-clone run."""
+    try:
+        await until(predicate, lambda: pilot.pause(0.05), timeout, what)
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{where_the_app_is(pilot.app)}") from None
+
+
+def where_the_app_is(app) -> str:
+    """The screen, the focus, the work still running, the notices and the start of the text shown."""
+    screen = app.screen
+    focused = screen.focused
+    working = sorted(f"{w.group}:{w.name}" for w in app.workers if not w.is_finished)
+    shown = " / ".join(line.strip() for line in screen_text(app).splitlines() if line.strip())
+    return (
+        f"  screen {type(screen).__name__}, focus {type(focused).__name__ if focused else None}"
+        f"#{getattr(focused, 'id', None)}, backend {type(app.backend).__name__}\n"
+        f"  working: {working}\n  notices: {notices(app)[-3:]}\n  shown: {shown[:600]}"
+    )
 
 
 async def settle(pilot, timeout: float = 30.0) -> None:
