@@ -10,7 +10,10 @@ from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 from textual.worker import WorkerCancelled
+from threadbench.models import ChatMessage
 from threadbench.ui.uninterrupted import uninterrupted
+from threadbench.ui.widgets.chat_log import ChatLog
+from threadbench.ui.widgets.message_views import MessageView
 
 MOMENTS = range(8)
 """Loop turns between the removal starting and the cancel: the harm needs the cancel to land
@@ -78,3 +81,38 @@ async def test_a_bare_removal_is_broken_off_by_the_cancel():
         else:
             broken += bool(killed and left)
     assert broken
+
+
+def conversation(name: str, turns: int = 10) -> list[ChatMessage]:
+    messages = []
+    for turn in range(turns):
+        messages.append(ChatMessage(id=f"{name}-h{turn}", type="human", text=f"{name}: question {turn}"))
+        answer = f"{name}: answer {turn}\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+        messages.append(ChatMessage(id=f"{name}-a{turn}", type="ai", text=answer))
+    return messages
+
+
+class Chat(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ChatLog()
+
+
+async def test_the_chat_shown_again_waits_for_the_removals_a_cancelled_open_left_running():
+    """Thread A, then B opened and cancelled mid-way by opening A again: the cancelled open's
+    removals still run, and the next open must not keep a view they are about to remove (it
+    raised MountError, or left the chat empty)."""
+    first, second = conversation("A"), conversation("B")
+    for moment in range(1, 24):  # (from 1: a worker cancelled before it starts never runs)
+        app = Chat()
+        async with app.run_test(size=(100, 40)):
+            chat = app.query_one(ChatLog)
+            await chat.show_messages(first)
+            worker = app.run_worker(chat.show_messages(second), exit_on_error=False)
+            for _ in range(moment):
+                await asyncio.sleep(0)
+            worker.cancel()
+            with contextlib.suppress(WorkerCancelled):
+                await worker.wait()
+            await chat.show_messages(first)
+            shown = [view.message.id for view in chat.query(MessageView)]
+            assert shown and shown == [m.id for m in first][-len(shown) :], f"cancelled {moment} turns in"

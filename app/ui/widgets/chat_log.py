@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from ...models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from ..text import plain
-from ..uninterrupted import uninterrupted
+from ..uninterrupted import Removals, after_removals
 from .markdown_blocks import estimate_rows
 from .message_views import AIMessageView, MessageView, view_for
 
@@ -59,9 +59,11 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._marker: Static | None = None  # "↑ N older messages"
         self._echo: ChatMessage | None = None
         """The message being sent, shown before the server has stored it (add_echo)."""
+        self.removals = Removals()
 
     # -- whole conversations ---------------------------------------------------------------
 
+    @after_removals
     async def show_messages(self, messages: list[ChatMessage], *, notice: Content | str | None = None) -> None:
         """Show `messages` instead (mounting only the newest window).
 
@@ -80,7 +82,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         with self.app.batch_update():
             kept = [c for c in self.children if isinstance(c, MessageView) and c not in streamed]
             top = (self._banner, self._marker)
-            await uninterrupted(self.remove_children([c for c in self.children if c not in kept and c not in top]))
+            await self.removals.run(self.remove_children([c for c in self.children if c not in kept and c not in top]))
             await self._reconcile(kept, self.messages[self._first :])
             self._banner = await self._top_line(
                 self._banner,
@@ -114,7 +116,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         kept = set(map(id, keep.values()))
         stale = [v for v in views if id(v) not in kept]
         if stale:
-            await uninterrupted(self.remove_children(stale))
+            await self.removals.run(self.remove_children(stale))
         pending: list[MessageView] = []
         for index, message in enumerate(window):
             kept_view = keep.get(index)
@@ -135,7 +137,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             line = None
         if content is None:
             if line is not None:
-                await uninterrupted(line.remove())
+                await self.removals.run(line.remove())
             return None
         if line is not None:
             line.update(content)
@@ -151,6 +153,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             self._marker, Content.styled(text, "dim italic") if self._first else None, "more-marker"
         )
 
+    @after_removals
     async def load_older(self, count: int = PAGE) -> bool:
         """Mount up to `count` older messages above the window; False if none are left."""
         if self._first == 0 or self._loading_older:
@@ -184,7 +187,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         extra = len(views) - MOUNTED
         if extra <= 0:
             return
-        await uninterrupted(self.remove_children(views[-extra:]))
+        await self.removals.run(self.remove_children(views[-extra:]))
         self._below += extra
         await self._show_below()
 
@@ -192,7 +195,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         marker = next(iter(self.query_children(".less-marker")), None)
         if not self._below:
             if marker is not None:
-                await uninterrupted(marker.remove())
+                await self.removals.run(marker.remove())
             return
         text = Content.styled(f"↓ {self._below} newer messages: scroll down or press end", "dim italic")
         if isinstance(marker, Static):
@@ -200,6 +203,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         else:
             await self.mount(Static(text, classes="more-marker less-marker"))
 
+    @after_removals
     async def load_newer(self, count: int = PAGE) -> bool:
         """Mount up to `count` of the newer messages unmounted below; the oldest mounted
         beyond MOUNTED go from the top, the view staying on what it showed."""
@@ -218,7 +222,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             if extra > 0:
                 anchor = mounted[extra]
                 top_before = anchor.virtual_region.y
-                await uninterrupted(self.remove_children(mounted[:extra]))
+                await self.removals.run(self.remove_children(mounted[:extra]))
                 self._first += extra
                 self.call_after_refresh(self._keep_anchor, anchor, top_before)
             await self._show_below()
@@ -241,7 +245,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._below = 0
         self._first = self._window_start(self.messages)
         with self.app.batch_update():
-            await uninterrupted(self.remove_children(list(self.query_children(MessageView))))
+            await self.removals.run(self.remove_children(list(self.query_children(MessageView))))
             await self.mount_all([view_for(m) for m in self.messages[self._first :]])
             await self._show_below()
             await self._show_marker()
@@ -258,6 +262,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         elif self._below and new >= self.max_scroll_y > old:
             self.run_worker(self.load_newer(), group="older", exclusive=True)
 
+    @after_removals
     async def action_scroll_home_all(self) -> None:
         """home: the first messages of the thread, at the top (mounted in place of the window)."""
         if len(self.messages) <= MOUNTED:
@@ -265,7 +270,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 pass
         elif self._first and not self._streaming and self._echo is None:
             with self.app.batch_update():
-                await uninterrupted(self.remove_children(list(self.query_children(MessageView))))
+                await self.removals.run(self.remove_children(list(self.query_children(MessageView))))
                 self._first = 0
                 shown = min(len(self.messages), WINDOW)
                 self._below = len(self.messages) - shown
@@ -276,6 +281,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 await self._show_marker()
         self.call_after_refresh(self.scroll_home, animate=False)
 
+    @after_removals
     async def action_scroll_end_all(self) -> None:
         """end: the newest messages, at the bottom."""
         await self._back_to_end()
@@ -288,6 +294,7 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     # -- live updates ----------------------------------------------------------------------
 
+    @after_removals
     async def add_echo(self, message: ChatMessage) -> None:
         """Show the message being sent at once. The server may store it under another id
         (DeerFlow: `<id>__user`, reusing the sent id for a hidden reminder): its copy then
@@ -313,6 +320,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 view.message = message
         return True
 
+    @after_removals
     async def add_message(self, message: ChatMessage) -> None:
         """Append one whole message (unless it is shown already)."""
         if self._adopt_echo(message):
@@ -328,14 +336,16 @@ class ChatLog(VerticalScroll, can_focus=True):
         self.messages.append(message)
         await self.mount(view_for(message))
 
+    @after_removals
     async def remove_message(self, message_id: str) -> None:
         """Take back a message shown optimistically (the server refused it)."""
         self._ids.discard(message_id)
         self.messages = [m for m in self.messages if m.id != message_id]
         for view in self.query_children(MessageView):
             if view.message.id == message_id:
-                await uninterrupted(view.remove())
+                await self.removals.run(view.remove())
 
+    @after_removals
     async def apply_events(self, events: list[RunEvent]) -> None:
         """Show a batch of (coalesced) stream events: tokens and whole messages.
 
@@ -407,6 +417,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 self.messages[index] = message
         await view.finish(message)
 
+    @after_removals
     async def finish_run(self, final: list[ChatMessage] | None) -> None:
         """The run ended: close every stream and make the chat agree with the final state.
 
@@ -449,18 +460,20 @@ class ChatLog(VerticalScroll, can_focus=True):
     async def _drop(self, key: str, view: MessageView) -> None:
         self._ids.discard(key)
         self.messages = [m for m in self.messages if m.id != key]
-        await uninterrupted(view.remove())
+        await self.removals.run(view.remove())
 
     async def _redraw(self, view: MessageView, message: ChatMessage) -> None:
         self.messages = [message if m.id == message.id else m for m in self.messages]
         await self.mount(view_for(message), after=view)
-        await uninterrupted(view.remove())
+        await self.removals.run(view.remove())
 
+    @after_removals
     async def show_welcome(self, text: Content) -> None:
         """What a newcomer sees on a server with no thread yet (goes with the first message)."""
-        await uninterrupted(self.remove_children(".chat-welcome"))
+        await self.removals.run(self.remove_children(".chat-welcome"))
         await self.mount(Static(text, classes="chat-notice chat-welcome"))
 
+    @after_removals
     async def add_notice(self, text: Content | str, classes: str = "chat-notice") -> None:
         await self.mount(Static(text if isinstance(text, Content) else plain(text), classes=classes))
 
