@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,14 +204,19 @@ async def painted(app, timeout: float = 30.0) -> float:
         await asyncio.sleep(POLL / 2)
 
 
-async def settle(app, seconds: float = 0.3) -> None:
-    """Let the app finish what it is doing (workers, refreshes) before a measurement."""
+async def settle(app, seconds: float = 0.3, within=None) -> None:
+    """Let the app finish what it is doing (workers, refreshes) before a measurement.
+
+    `within`: wait only for the workers of that widget and those below it (a dialog opened
+    with push_screen_wait leaves the worker that opened it waiting until it closes)."""
     from textual.worker import WorkerCancelled
 
     await asyncio.sleep(seconds)
     while True:  # (a worker cancelled meanwhile, one exclusive worker replacing another, is done too)
+        workers = [w for w in app.workers if within is None or w.node is within or within in w.node.ancestors]
         try:
-            await app.workers.wait_for_complete()
+            if workers:
+                await app.workers.wait_for_complete(workers)
             break
         except WorkerCancelled:
             await asyncio.sleep(POLL)
@@ -269,6 +275,27 @@ class StallMeter:
     @property
     def p99_ms(self) -> float:
         return ms(p99(self.lateness)) if self.lateness else 0.0
+
+
+@contextlib.contextmanager
+def full_collections() -> Iterator[list[float]]:
+    """The duration (ms) of each full garbage collection made while this is open."""
+    durations: list[float] = []
+    started: list[float] = []
+
+    def noted(phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            started.append(now())
+        elif started:
+            durations.append(ms(now() - started.pop()))
+
+    gc.callbacks.append(noted)
+    try:
+        yield durations
+    finally:
+        gc.callbacks.remove(noted)
 
 
 def rss_mb() -> float:
