@@ -509,7 +509,7 @@ async def test_an_odd_payload_opens_and_shows_what_it_can(b: Bench, shape: str) 
     chat = main.query_one("#chat-log")
     for text in texts:
         assert shows(b.app, chat, text), f"{text!r} missing from the chat: {region_lines(b.app, chat)}"
-    if shape == "unknown-type-extra-keys" and hasattr(message_views, "OtherMessageView"):
+    if shape == "unknown-type-extra-keys":
         assert shows(b.app, chat, "message of an unknown type: from a mystery sender")
     tree = main.query_one("#state-tree", StateTree)
     shown_keys = {node.data.path[0] for node in tree.root.children if node.data and node.data.path}
@@ -526,14 +526,7 @@ async def test_an_odd_payload_opens_and_shows_what_it_can(b: Bench, shape: str) 
 
 # -- 4. a 1 MB message; a state nested 200 levels deep --------------------------------------------
 
-LONG_TEXT_PATCH = hasattr(message_views, "DISPLAY_LIMIT")
 
-
-@pytest.mark.skipif(
-    not LONG_TEXT_PATCH,
-    reason="needs the long-message patch to app/ui/widgets/message_views.py (DISPLAY_LIMIT): "
-    "without it a 1 MB message freezes the app for tens of seconds while Textual wraps it",
-)
 @pytest.mark.parametrize("kind", ["human", "ai", "tool"])
 async def test_a_1mb_message_opens_and_nothing_is_lost(b: Bench, kind: str) -> None:
     text = ("All work and no play makes Jack a dull boy. " * 23 + "\n") * 1000  # ~1 MB
