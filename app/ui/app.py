@@ -46,6 +46,7 @@ from . import key_characters  # noqa: F401  (names six keys for Textual: see the
 from .collector import CHECK_SECONDS, Collector
 from .commands import ThreadbenchCommands
 from .editor import EditorError, edit_in_editor
+from .key_order import KeysInOrder
 from .main_screen import MainScreen, find_main_screen
 from .regions.inspector import FilterInput
 from .screens.choose import ChooseScreen
@@ -155,6 +156,7 @@ class ThreadbenchApp(App[None]):
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
         self._dialog_since = 0.0
+        self.keys_in_order = KeysInOrder(self)
         """When the newest dialog opened (Textual's event clock)."""
         self.graphs: list[str] = []
         """The graphs the server runs, as far as it lets us see (threadbench.run_target)."""
@@ -347,13 +349,16 @@ class ThreadbenchApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.collector.input_seen()
-            if (
-                isinstance(event, events.Key)
-                and event.time < self._dialog_since
-                and isinstance(self.screen, ModalScreen)
-            ):
-                return  # typed before the dialog opened (the key that opened it, say): not an answer
+        if not isinstance(event, events.Key) or event.is_forwarded:  # (a key climbing back up is forwarded)
+            await super().on_event(event)
+            return
+        if self.keys_in_order.hold(event):
+            return
+        if event.time < self._dialog_since and isinstance(self.screen, ModalScreen):
+            return  # typed before the dialog opened (the key that opened it, say): not an answer
+        start = self.focused or self.screen
         await super().on_event(event)
+        self.keys_in_order.handed_on(start)
 
     def _handle_exception(self, error: Exception) -> None:
         # A worker whose widget is being taken down (the app quitting, a screen closed) may
