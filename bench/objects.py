@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from functools import partial
 
 from langgraph_sdk import get_client
 from threadbench.ui.collector import CHECK_SECONDS
@@ -84,6 +85,29 @@ async def open_dialog(app, key: str, kind: type, opened: dict[str, float]):
     return app.screen
 
 
+async def painted_after(app, act, shown, what: str) -> float:
+    """ms from `act()` until `shown()` holds and the screen is painted."""
+    start = now()
+    act()
+    await wait_until(shown, what=what)
+    return ms(await painted(app) - start)
+
+
+def entered(app, call):
+    """What a key stands for, done by a call (the app is told a key came)."""
+
+    def act() -> None:
+        app.collector.input_seen()
+        call()
+
+    return act
+
+
+def last_row(app):
+    """ctrl+end: the cursor to the last row (the next page comes)."""
+    return partial(press, app, "ctrl+end")
+
+
 async def page_the_store(app, store, namespace: list[str], quick: bool, meter: StallMeter) -> dict:
     """The first page of the namespace, five times, then ten pages down with ctrl+end."""
     firsts: list[float] = []
@@ -94,20 +118,14 @@ async def page_the_store(app, store, namespace: list[str], quick: bool, meter: S
         table.clear()
         store.items = {}
         await settle(app, 0.2)
-        start = now()
-        app.collector.input_seen()  # (the enter on the namespace that this call stands for)
-        store.open_namespace(namespace)
-        await wait_until(lambda: table.row_count == 50, what="the first page")
-        firsts.append(ms(await painted(app) - start))
+        opened = entered(app, lambda: store.open_namespace(namespace))  # (enter on the namespace)
+        firsts.append(await painted_after(app, opened, lambda: table.row_count == 50, "the first page"))
         await settle(app, 0.2)
     table.focus()
     await settle(app, 0.1)
     for _ in range(5 if quick else 10):
         rows = table.row_count
-        start = now()
-        press(app, "ctrl+end")  # the cursor to the last row
-        await wait_until(lambda r=rows: table.row_count > r, what="the next page")
-        nexts.append(ms(await painted(app) - start))
+        nexts.append(await painted_after(app, last_row(app), lambda r=rows: table.row_count > r, "the next page"))
         await settle(app, 0.1)
     await meter.stop()
     return {"firsts": firsts, "nexts": nexts, "rows": table.row_count}
@@ -122,18 +140,12 @@ async def search_the_versions(app, assistants, quick: bool, meter: StallMeter) -
     for _ in range(3 if quick else 5):
         versions.clear()
         assistants.versions, assistants.versions_of = {}, ""
-        start = now()
-        app.collector.input_seen()  # (the enter in the search box that this call stands for)
-        assistants.load()
-        await wait_until(lambda: versions.row_count == 50, what="the first versions")
-        firsts.append(ms(await painted(app) - start))
+        searched = entered(app, assistants.load)  # (enter in the search box)
+        firsts.append(await painted_after(app, searched, lambda: versions.row_count == 50, "the first versions"))
         await settle(app, 0.2, within=assistants)
         versions.focus()
         await settle(app, 0.1, within=assistants)
-        start = now()
-        press(app, "ctrl+end")  # the cursor to the last row
-        await wait_until(lambda: versions.row_count == VERSIONS, what="every version")
-        rests.append(ms(await painted(app) - start))
+        rests.append(await painted_after(app, last_row(app), lambda: versions.row_count == VERSIONS, "every version"))
         await settle(app, 0.2, within=assistants)
     await meter.stop()
     return {"firsts": firsts, "rests": rests}
