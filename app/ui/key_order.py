@@ -53,17 +53,15 @@ class KeysInOrder:
         self._held: deque[events.Key] = deque()
         self._climbing: object | None = None
         self._since = 0.0
+        self._passing: events.Key | None = None
+        self._timer_set = False
 
     def hold(self, event: events.Key) -> bool:
-        """True if `event` must wait: the key before it is still on its way."""
-        if self._climbing is None:
+        """True if `event` must wait for the keys before it (it is held, in order)."""
+        if event is self._passing or (self._climbing is None and not self._held):
             return False
-        if time.monotonic() - self._since > HOLD_LIMIT:
-            self._climbing = None
-            return False
-        if not self._held:
-            self.app.set_timer(HOLD_LIMIT, self._release_late)
         self._held.append(event)
+        self._release_later()
         return True
 
     def handed_on(self, start: DOMNode) -> None:
@@ -84,11 +82,24 @@ class KeysInOrder:
             self._climbing = None
             await self._next()
 
-    async def _release_late(self) -> None:
+    def _release_later(self) -> None:
+        """A marker lost on its way (its widget went) holds the keys HOLD_LIMIT at most."""
+        if not self._timer_set:
+            self._timer_set = True
+            self.app.set_timer(max(0.0, self._since + HOLD_LIMIT - time.monotonic()), self._release)
+
+    async def _release(self) -> None:
+        self._timer_set = False
         if self._climbing is not None and time.monotonic() - self._since >= HOLD_LIMIT:
             self._climbing = None
-            await self._next()
+        await self._next()
+        if self._held:
+            self._release_later()
 
     async def _next(self) -> None:
         while self._held and self._climbing is None:
-            await self.app.on_event(self._held.popleft())
+            self._passing = self._held.popleft()
+            try:
+                await self.app.on_event(self._passing)
+            finally:
+                self._passing = None

@@ -1,16 +1,22 @@
-"""Every priority key that sends what was typed (enter in the composer, ctrl+s in a dialog) runs
+"""Keys in order. Every priority key that sends what was typed (enter in the composer, ctrl+s in a dialog) runs
 its action after the letters typed before it (`after_typed_keys`): a priority action runs as
 soon as the app reads its key, so without it the last letters of a fast typist are lost
 (tests/ui/test_typing.py shows the loss on the composer)."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import pkgutil
 
 import threadbench.ui
+from support.driving import press_at_once, until
+from textual import events
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.widgets import Input
+from threadbench.ui.key_order import HOLD_LIMIT, KeysInOrder
 
 SENDING_KEYS = {"enter", "ctrl+s"}
 
@@ -43,3 +49,56 @@ def test_priority_sending_keys_wait_for_the_typed_letters() -> None:
                 missing.append(f"{cls.__qualname__} ({cls.__module__}): action_{binding.action}")
     assert len(checked) >= 9, checked  # the composer and the eight dialogs: the walk found them
     assert not missing, "priority keys that may read the text before its last letters: " + ", ".join(missing)
+
+
+class Gated(App):
+    """Keys routed as ThreadbenchApp routes them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys_in_order = KeysInOrder(self)
+
+    def compose(self) -> ComposeResult:
+        yield Stuck(id="stuck")
+        yield Input(id="one")
+        yield Input(id="two")
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)
+        elif not self.keys_in_order.hold(event):
+            start = self.focused or self.screen
+            await super().on_event(event)
+            self.keys_in_order.handed_on(start)
+
+
+class Stuck(Input):
+    """An input whose x moves the focus on, then keeps its own queue busy for 3 s."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "x":
+            event.stop()
+            self.screen.query_one("#one").focus()
+            await asyncio.sleep(3)  # (the marker behind the x waits that long in this queue)
+            return
+        await super()._on_key(event)
+
+
+async def test_keys_typed_behind_a_tab_go_to_the_field_it_moved_to():
+    app = Gated()
+    async with app.run_test() as pilot:
+        app.query_one("#one").focus()
+        press_at_once(app, "a", "b", "tab", "c", "d")
+        await until(lambda: app.query_one("#two", Input).value == "cd", pilot.pause, 5, "cd in the second field")
+        assert app.query_one("#one", Input).value == "ab"
+
+
+async def test_keys_held_behind_a_key_stuck_on_its_way_go_on_after_the_limit():
+    app = Gated()
+    async with app.run_test():
+        app.query_one("#stuck").focus()
+        press_at_once(app, "x", "a", "b", "c")
+        typed = app.query_one("#one", Input)
+        # (asyncio.sleep, not Pilot.pause: that waits for the stuck queue too)
+        await until(lambda: typed.value == "abc", lambda: asyncio.sleep(0.02), 2, "abc, in order, let go in time")
+        assert HOLD_LIMIT < 2
