@@ -156,8 +156,8 @@ class ThreadbenchApp(App[None]):
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
         self._dialog_since = 0.0
-        self.keys_in_order = KeysInOrder(self)
         """When the newest dialog opened (Textual's event clock)."""
+        self.keys_in_order = KeysInOrder(self)
         self.graphs: list[str] = []
         """The graphs the server runs, as far as it lets us see (threadbench.run_target)."""
         self.graphs_complete = False

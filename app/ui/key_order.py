@@ -35,7 +35,7 @@ def after_typed_keys(action: Callable[[Node], Any]) -> Callable[[Node], None]:
 
 
 HOLD_LIMIT = 0.5
-"""Seconds a key waits at most for the one before it (whose way up was cut: its widget went)."""
+"""Seconds a key waits at most for the one before it (whose marker waits in a busy queue)."""
 
 
 class KeysInOrder:
@@ -83,7 +83,8 @@ class KeysInOrder:
             await self._next()
 
     def _release_later(self) -> None:
-        """A marker lost on its way (its widget went) holds the keys HOLD_LIMIT at most."""
+        """A marker held up on its way (a handler that keeps its queue busy) holds the keys
+        HOLD_LIMIT at most."""
         if not self._timer_set:
             self._timer_set = True
             self.app.set_timer(max(0.0, self._since + HOLD_LIMIT - time.monotonic()), self._release)
