@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text, TextType
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import DataTable
@@ -55,6 +56,13 @@ class PagedTable(DataTable):
         self.fetching = False
         self._plain_rows = True
         """Every row one line high, without a label (rows appended keep the others' renders)."""
+        # DataTable keeps 1,000 painted lines and rows and 10,000 cells, but keys lines and rows
+        # by the cursor's place, so only a screen or two of them is ever drawn again; the rest
+        # is for the full garbage collection to walk (a fifth of the app's objects after 550
+        # rows paged). Four screens of lines, and the cells of 200 rows, are kept.
+        self._line_cache = LRUCache(200)
+        self._row_render_cache = LRUCache(200)
+        self._cell_render_cache = LRUCache(1000)
 
     @property
     def highlighted_key(self) -> str | None:
