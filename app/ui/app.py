@@ -56,6 +56,7 @@ from .screens.export import ExportScreen
 from .screens.help import HelpScreen, all_binding_ids
 from .text import clean, one_line, relative_time
 from .textual_caches import collect as full_collection
+from .textual_caches import lazy_strip_caches
 
 MAX_SERVER_RESTARTS = 3
 WARM_UP_AFTER = 1.0
@@ -170,6 +171,7 @@ class ThreadbenchApp(App[None]):
         self.connection_profile: str | None = settings.profile
         self._switched = False
         self.collector = Collector(collect=full_collection)
+        lazy_strip_caches()
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
