@@ -46,9 +46,11 @@ from . import key_characters  # noqa: F401  (names six keys for Textual: see the
 from .collector import CHECK_SECONDS, Collector
 from .commands import ThreadbenchCommands
 from .editor import EditorError, edit_in_editor
+from .kept_screens import KeptScreens
 from .key_order import KeysInOrder
 from .main_screen import MainScreen, find_main_screen
 from .regions.inspector import FilterInput
+from .regions.objects import KEPT_SCREENS
 from .screens.choose import ChooseScreen
 from .screens.confirm import ConfirmScreen
 from .screens.connection import Connection, ConnectionScreen
@@ -172,6 +174,7 @@ class ThreadbenchApp(App[None]):
         self._switched = False
         self.collector = Collector(collect=full_collection)
         lazy_strip_caches()
+        self.kept_screens = KeptScreens(self, KEPT_SCREENS)
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
@@ -216,7 +219,7 @@ class ThreadbenchApp(App[None]):
     def on_mount(self) -> None:
         self._server_restarts = 0
         self.collector.start()
-        self.set_interval(CHECK_SECONDS, self.collector.tick)
+        self.set_interval(CHECK_SECONDS, self.when_idle)
         self.apply_config()
         self.set_timer(WARM_UP_AFTER, self.warm_up)
         if self._given_backend is not None:
@@ -243,6 +246,14 @@ class ThreadbenchApp(App[None]):
                 return
             self.backend = self._wrap_backend(backend)
             self.push_screen(MainScreen())
+
+    def when_idle(self) -> None:
+        """Every CHECK_SECONDS: a full collection if one is due, else, the user idle, one kept
+        dialog built ahead (each is a pause of its own: one per check)."""
+        if self.collector.tick() or not self.collector.user_idle:
+            return
+        if self.backend is not None and isinstance(self.screen, MainScreen):
+            self.kept_screens.build_ahead(self.backend)
 
     @work(thread=True, exit_on_error=False, group="warm-up")
     def warm_up(self) -> None:
@@ -508,6 +519,7 @@ class ThreadbenchApp(App[None]):
             self.run_options.assistant_id = chosen.assistant_id
         while len(self.screen_stack) > 2:
             await self.pop_screen()
+        self.kept_screens.drop()  # (they show the old server's objects)
         for screen in self.screen_stack:  # its requests went to the old server: a reply that
             if isinstance(screen, MainScreen):  # came back while it was being replaced crashed the app
                 for node in screen.walk_children(with_self=True):  # the regions own their workers

@@ -76,6 +76,11 @@ class Collector:
         finally:
             self._busy -= 1
 
+    @property
+    def user_idle(self) -> bool:
+        """No key or mouse event for IDLE_SECONDS, and nothing streams."""
+        return not self._busy and self._clock() - self._last_input >= IDLE_SECONDS
+
     def tick(self) -> bool:
         """Run a full collection if one is due and now is a good time; True if it ran."""
         if self._thresholds is None:
@@ -83,8 +88,7 @@ class Collector:
         now = self._clock()
         # The count CPython compares with the threshold: young collections since the last full one.
         due = self._count()[2] >= self._thresholds[2]
-        idle = not self._busy and now - self._last_input >= IDLE_SECONDS
-        if not due or not (idle or now - self._last_full >= MAX_DEFER):
+        if not due or not (self.user_idle or now - self._last_full >= MAX_DEFER):
             return False
         self._collect(2)
         self._last_full = self._clock()

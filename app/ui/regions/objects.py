@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from .runs import Rows, StateView
 
 
+KEPT_SCREENS = {"store": StoreScreen, "assistants": AssistantsScreen}
+"""The screens of the server's objects kept between opens (kept_screens.py): not the runs,
+which are a thread's, nor the crons, whose new cron defaults to the open thread."""
+
+
 class ObjectScreens(Widget):
     if TYPE_CHECKING:  # what Conversation provides
         thread_id: str | None
@@ -69,7 +74,9 @@ class ObjectScreens(Widget):
         if not self._ready():
             return
         app = self.app
-        picked = await app.push_screen_wait(AssistantsScreen(app.backend, app.graphs))  # type: ignore[attr-defined]
+        screen = app.kept_screens.get("assistants", app.backend, AssistantsScreen)  # type: ignore[attr-defined]
+        screen.graphs = list(app.graphs)  # type: ignore[attr-defined]
+        picked = await app.push_screen_wait(screen)
         if picked:
             app.run_options.assistant_id = picked  # type: ignore[attr-defined]
             self.show_run_options()
@@ -77,7 +84,8 @@ class ObjectScreens(Widget):
 
     def open_store(self) -> None:
         if self._ready():
-            self.app.push_screen(StoreScreen(self.app.backend))  # type: ignore[attr-defined]
+            app = self.app
+            app.push_screen(app.kept_screens.get("store", app.backend, StoreScreen))  # type: ignore[attr-defined]
 
     def open_crons(self) -> None:
         if self._ready():

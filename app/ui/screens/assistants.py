@@ -120,8 +120,13 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         if why:
             self.explain_lack(why)
             self.set_status("")
+
+    def opened(self, first: bool) -> None:
+        """Searched again at each open, with what the search box holds, the cursor kept."""
+        if self.lacking:
             return
-        self.table.focus()
+        if first:
+            self.table.focus()
         self.load()
 
     @property

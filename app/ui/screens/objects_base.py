@@ -1,6 +1,7 @@
 """What the screens of the server's objects share (runs, assistants, store, crons): a large
 dialog with a title, a status line and a hint line; a sentence in place of the body when the
-server lacks the feature; errors said in the status line, never a crash."""
+server lacks the feature; errors said in the status line, never a crash; `opened` each time
+the screen is opened (the store and the assistants are kept between opens: kept_screens.py)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,24 @@ class ObjectsScreen(ModalScreen[T]):
         self._status_lines = 1
         self._said_at = -SAID_SECONDS
         self._detail_lines: dict[str, int] = {}
+        self.lacking = False
+        """The server lacks what this screen shows (said in place of the body)."""
+        self._was_opened = False
+        self._covered = False
+
+    def on_screen_suspend(self) -> None:
+        # Closed, or covered by a dialog of its own (a form, a question) and still in the stack?
+        self._covered = self in self.app.screen_stack
+
+    def on_screen_resume(self) -> None:
+        if not self._covered:
+            self.opened(first=not self._was_opened)
+            self._was_opened = True
+        self._covered = False
+
+    def opened(self, first: bool) -> None:
+        """The screen was opened (`first`: for the first time), not uncovered by a dialog of
+        its own closing. A screen kept between opens fetches what it shows again here."""
 
     def title_line(self, name: str, detail: str = "") -> Content:
         return Content.assemble((name, "bold"), ("  ·  " + detail if detail else "", "dim"))
@@ -89,6 +108,7 @@ class ObjectsScreen(ModalScreen[T]):
 
     def explain_lack(self, text: str) -> None:
         """The server lacks this: say so where the body would be, and hide the body."""
+        self.lacking = True
         for body in self.query(".objects-body"):
             body.display = False
         lacking = self.query_one(".objects-lacking", Static)

@@ -92,9 +92,16 @@ class StoreScreen(ObjectsScreen[None]):
         if why:
             self.explain_lack(why)
             self.set_status("")
+
+    def opened(self, first: bool) -> None:
+        """Fetched again at each open: the namespaces, and the items of the one left open."""
+        if self.lacking:
             return
-        self.namespace_tree.focus()
+        if first:
+            self.namespace_tree.focus()
         self.load_namespaces()
+        if self.namespace:
+            self.load_items()
 
     # -- namespaces ----------------------------------------------------------------------------------
 
@@ -117,7 +124,7 @@ class StoreScreen(ObjectsScreen[None]):
         self.show_namespaces(found)
         if not found:
             self.set_status("The store is empty: p puts the first item.")
-        else:
+        elif not self.namespace:  # (with one open, the status line counts its items)
             self.set_status(
                 f"{len(found)} namespace{'s' if len(found) != 1 else ''}: enter lists the items of one.", count=True
             )
@@ -136,6 +143,9 @@ class StoreScreen(ObjectsScreen[None]):
             else:
                 nodes[path] = parent.add_leaf(label, data=list(path))
         tree.root.expand()
+        open_node = nodes.get(tuple(self.namespace))
+        if open_node is not None:  # (reopened: the cursor where it was; lines are placed at the next refresh)
+            tree.call_after_refresh(tree.move_cursor, open_node)
 
     @on(Tree.NodeSelected, "#store-tree")
     def namespace_chosen(self, event: Tree.NodeSelected) -> None:

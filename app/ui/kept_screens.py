@@ -1,0 +1,69 @@
+"""Dialogs built once per connection and kept: the store and the assistants.
+
+Opening one cost 150-200 ms on a 2-core machine, most of it Textual composing, mounting and
+styling its widgets before the first paint. A kept dialog is only pushed again (40-80 ms),
+and reopens where the user left it (the namespace, the search, the cursor), its data
+fetched again (ObjectsScreen.opened). They are built ahead, one at a time, while the user
+is idle after start, so the first open is quick too. A kept dialog belongs to the backend
+it was built for: a new connection (or a recording's wrapper) gets new ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeVar
+
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from ..backends.base import Backend
+
+Build = Callable[["Backend"], Screen]
+S = TypeVar("S", bound=Screen)
+
+
+class KeptScreens:
+    def __init__(self, app: App, builds: Mapping[str, Build]) -> None:
+        self._app = app
+        self._builds = builds
+        self._screens: dict[str, Screen] = {}
+        self._backend: Backend | None = None
+
+    def get(self, name: str, backend: Backend, kind: type[S]) -> S:
+        """The kept screen `name` for `backend`, built now if it was not built ahead."""
+        screen = self._get(name, backend)
+        assert isinstance(screen, kind)
+        return screen
+
+    def _get(self, name: str, backend: Backend) -> Screen:
+        if backend is not self._backend:
+            self.drop()
+            self._backend = backend
+        screen = self._screens.get(name)
+        if screen is None:
+            screen = self._screens[name] = self._builds[name](backend)
+            self._app.install_screen(screen, f"kept-{name}")
+        return screen
+
+    def build_ahead(self, backend: Backend) -> bool:
+        """Build (compose, mount and style, unseen) the next screen not built yet; False when
+        all are. Textual builds a screen when it is first pushed; this does that part early."""
+        for name in self._builds:
+            if backend is self._backend and name in self._screens and self._screens[name].is_running:
+                continue
+            screen = self._get(name, backend)
+            self._app._register(self._app, screen)  # what push_screen does first (Textual 8.2.8)
+            return True
+        return False
+
+    def drop(self) -> None:
+        """Let every kept screen go (not one on the screen stack: it goes when it is closed)."""
+        screens, self._screens, self._backend = self._screens, {}, None
+        for screen in screens.values():
+            if any(screen in stack for stack in self._app._screen_stacks.values()):
+                continue  # (not from the UI: a kept screen is opened from the main screen, and closed first)
+            self._app.uninstall_screen(screen)
+            if screen.is_running:
+                screen.remove()
