@@ -16,6 +16,9 @@ Seeding: 10,000 items in one namespace (put_item, 10 at a time), and one assista
     dialog opened        S (store) and A (assistants) on the main screen -> the dialog painted
                          (its first layout and paint of the whole screen: the opening's cost,
                          kept out of the stall line as the first paint of any screen is).
+                         The app builds both while the user is idle after start; the bench
+                         waits for that, as a person reads the screen before a key. The note
+                         gives an open before that (built on the key) too.
 
 Moves are keys, as a person makes them (the app defers a full garbage collection while keys
 come); where a call stands for a key (enter on the namespace, enter in the search box), the
@@ -83,6 +86,11 @@ async def open_dialog(app, key: str, kind: type, opened: dict[str, float]):
     opened[kind.__name__] = ms(await painted(app) - start)
     await settle(app, 0.3, within=app.screen)
     return app.screen
+
+
+def built_ahead(app) -> int:
+    """How many dialogs the app has built and laid out while the user was idle."""
+    return sum(screen.outer_size == app.size for screen in app.kept_screens._screens.values())
 
 
 async def painted_after(app, act, shown, what: str) -> float:
@@ -166,6 +174,7 @@ async def main(args) -> list:
     async with running(app):
         await wait_until(lambda: app.backend is not None and app.screen.thread_list is not None, what="main screen")
         await settle(app, 0.5)
+        await wait_until(lambda: built_ahead(app) == 2, timeout=10 * CHECK_SECONDS, what="the dialogs built ahead")
         store = await open_dialog(app, "S", StoreScreen, opened)
         await wait_until(lambda: len(store.namespace_tree.root.children) > 0, timeout=60, what="the namespaces")
         await settle(app, 0.3)
@@ -185,6 +194,12 @@ async def main(args) -> list:
             await wait_until(lambda: collections, timeout=3 * CHECK_SECONDS, what="the idle full collection")
         press(app, "escape")  # (the dialog left open, its opener's worker would wait on it)
         await wait_until(lambda: not isinstance(app.screen, AssistantsScreen), what="the assistants closed")
+        await settle(app, 0.3)
+        app.kept_screens.drop()  # as on a new connection: the next open builds the dialog on the key
+        cold: dict[str, float] = {}
+        await open_dialog(app, "S", StoreScreen, cold)
+        press(app, "escape")
+        await wait_until(lambda: not isinstance(app.screen, StoreScreen), what="the store closed")
 
     stalls = paging.lateness + searching.lateness
     return [
@@ -232,7 +247,8 @@ async def main(args) -> list:
             "store and assistants: dialog opened",
             max(opened.values()),
             100.0,
-            note=", ".join(f"{name} {value:.0f} ms" for name, value in opened.items()) + "; key to first paint",
+            note=", ".join(f"{name} {value:.0f} ms" for name, value in opened.items())
+            + f"; key to first paint, built ahead while idle (built on the key: {cold['StoreScreen']:.0f} ms)",
         ),
     ]
 

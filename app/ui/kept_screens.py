@@ -48,14 +48,19 @@ class KeptScreens:
         return screen
 
     def build_ahead(self, backend: Backend) -> bool:
-        """Build (compose, mount and style, unseen) the next screen not built yet; False when
-        all are. Textual builds a screen when it is first pushed; this does that part early."""
+        """One step of building the screens unseen, done by Textual when a screen is first
+        pushed: compose, mount and style one, or lay one out (Textual lays a screen out only
+        when it is pushed at a size it was not laid out at). False when all are done."""
+        size = self._app.size
         for name in self._builds:
-            if backend is self._backend and name in self._screens and self._screens[name].is_running:
-                continue
-            screen = self._get(name, backend)
-            self._app._register(self._app, screen)  # what push_screen does first (Textual 8.2.8)
-            return True
+            screen = self._screens.get(name) if backend is self._backend else None
+            if screen is None or not screen.is_running:
+                screen = self._get(name, backend)
+                self._app._register(self._app, screen)  # what push_screen does first (Textual 8.2.8)
+                return True
+            if screen.is_mounted and screen.outer_size != size:
+                screen._refresh_layout(size)  # what its first ScreenResume does
+                return True
         return False
 
     def drop(self) -> None:

@@ -108,10 +108,10 @@ async def test_both_are_built_while_the_user_is_idle_and_shown_as_built(server_u
         await wait_ready(pilot)
         kept = app.kept_screens
 
-        def built() -> dict:
-            return {name: screen for name, screen in kept._screens.items() if screen.is_running}
+        def built() -> dict:  # composed, mounted, styled and laid out, unseen
+            return {name: screen for name, screen in kept._screens.items() if screen.outer_size == app.size}
 
-        await wait_for(pilot, lambda: len(built()) == 2, timeout=20, what="both built ahead")
+        await wait_for(pilot, lambda: len(built()) == 2, timeout=30, what="both built ahead")
         store, assistants = built()["store"], built()["assistants"]
         assert len(store.namespace_tree.root.children) == 0, "nothing is fetched before it is opened"
         assert assistants.table.row_count == 0
