@@ -1,7 +1,7 @@
 """Dialogs built once per connection and kept: the store and the assistants.
 
 Opening one cost 150-200 ms on a 2-core machine, most of it Textual composing, mounting and
-styling its widgets before the first paint. A kept dialog is only pushed again (40-80 ms),
+styling its widgets before the first paint. A kept dialog is only pushed again and painted (25-90 ms),
 and reopens where the user left it (the namespace, the search, the cursor), its data
 fetched again (ObjectsScreen.opened). They are built ahead, one at a time, while the user
 is idle after start, so the first open is quick too. A kept dialog belongs to the backend
