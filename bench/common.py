@@ -40,17 +40,20 @@ class Result:
     ratio: float | None = None
     """For targets stated as a ratio: measured / baseline (the target is then a ratio)."""
     passed: bool = False
+    baseline_name: str = "sdk"
+    """What the baseline is: the bare SDK, or (typing) a bare Textual app."""
     note: str = ""
     details: dict[str, Any] = field(default_factory=dict)
 
     def line(self) -> str:
         if self.ratio is not None:
-            figure = f"{self.ratio:.2f}x (app {fmt(self.measured, self.unit)}, sdk {fmt(self.baseline, self.unit)})"
+            app, base = fmt(self.measured, self.unit), fmt(self.baseline, self.unit)
+            figure = f"{self.ratio:.2f}x (app {app}, {self.baseline_name} {base})"
             goal = f"<= {self.target:.2f}x"
         else:
             figure = fmt(self.measured, self.unit)
             if self.baseline is not None:
-                figure += f" (sdk {fmt(self.baseline, self.unit)})"
+                figure += f" ({self.baseline_name} {fmt(self.baseline, self.unit)})"
             goal = f"<= {fmt(self.target, self.unit)}"
         verdict = "PASS" if self.passed else "FAIL"
         text = f"{verdict}  {self.name:<44} {figure:<42} target {goal}"

@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:  # `python bench/run.py`
 
 from bench.common import Result, from_json  # noqa: E402
 
-BENCHMARKS = ["streaming", "soak", "threads", "long_thread", "timeline", "objects", "search_index", "startup"]
+BENCHMARKS = ["streaming", "soak", "threads", "long_thread", "timeline", "objects", "keys", "search_index", "startup"]
 
 
 def run_one(name: str, url: str, quick: bool, timeout: float) -> tuple[list[Result], str]:

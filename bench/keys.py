@@ -1,0 +1,136 @@
+"""Typing: a key -> its character painted, in the app and in a bare Textual app.
+
+Every key the app reads is handed to the focused widget only once the key before it has
+climbed to the app (app/ui/key_order.py: KeysInOrder), and the composer saves drafts and
+resizes itself as it fills; this prices that against a bare Textual app (one TextArea, one
+Input) in the same process and run, typed the same way.
+
+    composer     a sentence typed into the composer (the focus at start), one key at a time
+                 at a fast typist's pace (a key every PACE seconds): each key -> its
+                 character in the composer's text and the screen painted.
+    dialog       the same into the store's query box (the store opened with S).
+    bare         the same keys into a bare Textual app's TextArea and Input.
+
+No server is seeded: the embedded demo server only has to answer the app's start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.app import App, ComposeResult
+from textual.widgets import Input, TextArea
+
+from bench.common import (
+    TERMINAL,
+    cli,
+    emit,
+    make_app,
+    median,
+    ms,
+    now,
+    painted,
+    press,
+    running,
+    settle,
+    verdict,
+    wait_until,
+)
+
+SENTENCE = "where did the second run of last night spend its time, and why?"
+PACE = 0.06
+KEY_NAMES = {" ": "space", ",": "comma", "?": "question_mark"}
+
+
+class Bare(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TextArea(id="area")
+        yield Input(id="field")
+
+
+async def type_into(app, read) -> list[float]:
+    """ms from each key to its character read back and the screen painted."""
+    took = []
+    for index, char in enumerate(SENTENCE):
+        start = now()
+        press(app, KEY_NAMES.get(char, char), char)
+        await wait_until(lambda index=index: read().endswith(SENTENCE[: index + 1]), what=f"key {index}")
+        took.append(ms(await painted(app) - start))
+        await asyncio.sleep(PACE)
+    return took
+
+
+async def warmed(app) -> None:
+    """A key typed and taken back: a bare TextArea's first key took 0.9 s (what it builds
+    once), which the app's composer has done by the time a person types."""
+    for key in ("x", "backspace"):
+        press(app, key, "x" if key == "x" else None)
+        await settle(app, 0.2)
+
+
+async def bare_typing() -> tuple[list[float], list[float]]:
+    app = Bare()
+    async with running(app):
+        area, field = app.query_one(TextArea), app.query_one(Input)
+        area.focus()
+        await warmed(app)
+        in_area = await type_into(app, lambda: area.text)
+        field.focus()
+        await warmed(app)
+        in_field = await type_into(app, lambda: field.value)
+    return in_area, in_field
+
+
+async def app_typing(url: str) -> tuple[list[float], list[float]]:
+    from threadbench.ui.screens.store import StoreScreen
+
+    app = make_app(url)
+    async with running(app, TERMINAL):
+        await wait_until(lambda: app.backend is not None and app.screen.thread_list is not None, what="main screen")
+        composer = app.screen.query_one("#composer")
+        await wait_until(lambda: app.focused is composer, what="the composer focused")
+        await settle(app, 0.5)
+        in_composer = await type_into(app, lambda: composer.text)
+        press(app, "escape")
+        await wait_until(lambda: app.focused is not composer, what="the composer left")
+        press(app, "S")
+        await wait_until(lambda: isinstance(app.screen, StoreScreen) and app.screen.is_mounted, what="the store open")
+        query = app.screen.query_one("#store-query", Input)
+        query.focus()
+        await settle(app, 0.5)
+        in_dialog = await type_into(app, lambda: query.value)
+        press(app, "escape")
+        await wait_until(lambda: not isinstance(app.screen, StoreScreen), what="the store closed")
+    return in_composer, in_dialog
+
+
+def typed(name: str, took: list[float], bare: list[float], where: str):
+    worst = took.index(max(took))
+    return verdict(
+        name,
+        max(took),
+        50.0,
+        baseline=max(bare),
+        baseline_name="bare Textual",
+        note=f"median {median(took):.0f} ms over {len(took)} keys, the worst the {ordinal(worst + 1)} "
+        f"({SENTENCE[worst]!r}); {where}: median {median(bare):.0f}, worst {max(bare):.0f} "
+        f"(the {ordinal(bare.index(max(bare)) + 1)} key)",
+    )
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+async def main(args) -> list:
+    bare_area, bare_field = await bare_typing()
+    in_composer, in_dialog = await app_typing(args.url)
+    return [
+        typed("typing: key to character painted, composer", in_composer, bare_area, "a bare TextArea"),
+        typed("typing: key to character painted, dialog field", in_dialog, bare_field, "a bare Input"),
+    ]
+
+
+if __name__ == "__main__":
+    ARGS = cli(__doc__.splitlines()[0])
+    emit(asyncio.run(main(ARGS)), ARGS.json)
