@@ -88,11 +88,6 @@ async def open_dialog(app, key: str, kind: type, opened: dict[str, float]):
     return app.screen
 
 
-def built_ahead(app) -> int:
-    """How many dialogs the app has built and laid out while the user was idle."""
-    return sum(screen.outer_size == app.size for screen in app.kept_screens._screens.values())
-
-
 async def painted_after(app, act, shown, what: str) -> float:
     """ms from `act()` until `shown()` holds and the screen is painted."""
     start = now()
@@ -174,7 +169,8 @@ async def main(args) -> list:
     async with running(app):
         await wait_until(lambda: app.backend is not None and app.screen.thread_list is not None, what="main screen")
         await settle(app, 0.5)
-        await wait_until(lambda: built_ahead(app) == 2, timeout=10 * CHECK_SECONDS, what="the dialogs built ahead")
+        ready = app.kept_screens.ready
+        await wait_until(lambda: len(ready()) == 2, timeout=10 * CHECK_SECONDS, what="the dialogs built ahead")
         store = await open_dialog(app, "S", StoreScreen, opened)
         await wait_until(lambda: len(store.namespace_tree.root.children) > 0, timeout=60, what="the namespaces")
         await settle(app, 0.3)

@@ -58,10 +58,17 @@ class KeptScreens:
                 screen = self._get(name, backend)
                 self._app._register(self._app, screen)  # what push_screen does first (Textual 8.2.8)
                 return True
-            if screen.is_mounted and screen.outer_size != size:
+            if screen.is_mounted and not self._laid_out(screen):
                 screen._refresh_layout(size)  # what its first ScreenResume does
                 return True
         return False
+
+    def ready(self) -> dict[str, Screen]:
+        """The kept screens built and laid out at the app's size: an open is a push and a paint."""
+        return {name: screen for name, screen in self._screens.items() if self._laid_out(screen)}
+
+    def _laid_out(self, screen: Screen) -> bool:
+        return screen.is_mounted and screen.outer_size == self._app.size
 
     def drop(self) -> None:
         """Let every kept screen go (not one on the screen stack: it goes when it is closed)."""

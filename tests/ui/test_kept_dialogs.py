@@ -106,11 +106,7 @@ async def test_both_are_built_while_the_user_is_idle_and_shown_as_built(server_u
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        kept = app.kept_screens
-
-        def built() -> dict:  # composed, mounted, styled and laid out, unseen
-            return {name: screen for name, screen in kept._screens.items() if screen.outer_size == app.size}
-
+        built = app.kept_screens.ready  # composed, mounted, styled and laid out, unseen
         await wait_for(pilot, lambda: len(built()) == 2, timeout=30, what="both built ahead")
         store, assistants = built()["store"], built()["assistants"]
         assert len(store.namespace_tree.root.children) == 0, "nothing is fetched before it is opened"
