@@ -8,6 +8,8 @@ error table and the retry rule are written here once.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -66,6 +68,56 @@ async def once_more_if_broken(attempt: Callable[[], Awaitable[T]], *, retry: boo
         if not (retry and broke_mid_request(error)):
             raise
     return await attempt()
+
+
+class Uncancelled:
+    """Requests that, once sent, run to their end even when their caller is cancelled (the
+    caller is let go at once), at most SLOTS at a time: a request waits for a slot here, where
+    a cancel is harmless, never in httpx's pool.
+
+    httpcore 1.0.9 leaks a pool slot when a request is cancelled, or times out, while the
+    pool is getting it a connection (encode/httpcore#1093, open). Scrolling fast through
+    threads on a loaded machine cancels a request or two per row: the pool filled with 100
+    connections that never connected, and every request after waited 5 s for a slot ("did
+    not answer in time") until the app was restarted. A request let run is answered and its
+    connection goes back to the pool; the server does the work anyway (it notices a client
+    gone only when it answers).
+    """
+
+    SLOTS = 50
+    """Half the pool (httpx's default 100): the rest is for streams, which are not run here."""
+
+    def __init__(self) -> None:
+        self._slots = asyncio.Semaphore(self.SLOTS)
+        self._left: set[asyncio.Future[Any]] = set()
+        """Requests whose callers were cancelled, still running (held: the loop keeps only weak references)."""
+
+    async def run(self, request: Awaitable[T]) -> T:
+        try:
+            await self._slots.acquire()
+        except asyncio.CancelledError:
+            if inspect.iscoroutine(request):
+                request.close()  # never sent
+            raise
+        task = asyncio.ensure_future(request)
+        task.add_done_callback(lambda _: self._slots.release())
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():
+                self._left.add(task)
+                task.add_done_callback(self._forget)
+            raise
+
+    def _forget(self, task: asyncio.Future[Any]) -> None:
+        self._left.discard(task)
+        if not task.cancelled():
+            task.exception()  # read: nobody waits for it
+
+    def cancel(self) -> None:
+        """At close: the client is going, and its pool with it."""
+        for task in list(self._left):
+            task.cancel()
 
 
 def one_line(text: str, limit: int = DETAIL_LENGTH) -> str:

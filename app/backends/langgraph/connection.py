@@ -41,7 +41,7 @@ from ..base import (
     Unauthorized,
     Unreachable,
 )
-from ..http import error_type, once_more_if_broken, one_line
+from ..http import Uncancelled, error_type, once_more_if_broken, one_line
 from ..session_auth import SessionAuth, asks_to_log_in
 from .streaming import StreamPosition, run_event_from_part
 
@@ -121,6 +121,7 @@ class Connection:
         self._retired: list[LangGraphClient] = []  # replaced after a failure, see _renew_client
         self._streaming: Counter[LangGraphClient] = Counter()  # open streams per client
         self._positions: dict[str, StreamPosition] = {}  # runs whose stream was cut: where
+        self._uncancelled = Uncancelled()
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -159,6 +160,7 @@ class Connection:
         self._retired = keep
 
     async def close(self) -> None:
+        self._uncancelled.cancel()
         clients, self._retired = [self._client, *self._retired], []
         for client in clients:
             with contextlib.suppress(Exception):
@@ -210,7 +212,7 @@ class Connection:
 
         async def attempt() -> T:
             try:
-                return await request(self._client)
+                return await self._uncancelled.run(request(self._client))
             except Exception as err:  # noqa: BLE001 - every failure becomes a typed error
                 error = self._error(err, doing)
                 if self._retired:

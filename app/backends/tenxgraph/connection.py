@@ -15,7 +15,7 @@ from ..base import (
     ServerError,
     Unreachable,
 )
-from ..http import once_more_if_broken
+from ..http import Uncancelled, once_more_if_broken
 from .errors import _error_from_response
 
 
@@ -35,6 +35,7 @@ class Connection:
         self._timeout = timeout
         self._transport = transport
         self._client = self._new_client()
+        self._uncancelled = Uncancelled()
 
     def _new_client(self) -> httpx.AsyncClient:
         headers = {"Accept": "application/json"}
@@ -48,6 +49,7 @@ class Connection:
         )
 
     async def close(self) -> None:
+        self._uncancelled.cancel()
         await self._client.aclose()
 
     # --- HTTP ---------------------------------------------------------------------------------
@@ -74,7 +76,7 @@ class Connection:
 
         async def attempt() -> httpx.Response:
             try:
-                response = await self._client.request(method, path, **kwargs)
+                response = await self._uncancelled.run(self._client.request(method, path, **kwargs))
             except (httpx.ConnectError, httpx.ConnectTimeout) as err:
                 raise self._unreachable(err) from err
             except httpx.TimeoutException as err:

@@ -1,0 +1,118 @@
+"""Requests cancelled by their caller (a worker replaced as the user moves on) leave the
+connection pool usable: against the real LangGraph and 10xGraph servers.
+
+httpcore 1.0.9 leaks a pool slot when a request is cancelled while the pool gets it a
+connection (encode/httpcore#1093); enough of them and every later request waits for a slot
+that never frees. The backends send each request through `Uncancelled` (backends/http.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+from threadbench.backends.base import Backend, NotFound
+from threadbench.backends.http import Uncancelled
+from threadbench.backends.langgraph import LangGraphBackend
+from threadbench.backends.tenxgraph import TenXGraphBackend
+
+NO_THREAD = "00000000-0000-0000-0000-000000000000"
+ROUNDS, AT_ONCE = 40, 150
+"""More at once than the pool's 100 connections: requests wait for a slot, where a cancel leaks one."""
+
+
+async def cancel_rounds(call: Callable[[], Awaitable[object]]) -> None:
+    """Rounds of requests sent together and cancelled a few milliseconds later, as a user
+    scrolling fast through threads cancels the open of each one passed."""
+    chance = random.Random(7)
+    for round in range(ROUNDS):
+        tasks = [asyncio.ensure_future(call()) for _ in range(AT_ONCE)]
+        if round % 2:
+            await asyncio.sleep(chance.random() * 0.05)  # in flight
+        else:
+            for _ in range(chance.randrange(8)):  # on the way into the pool
+                await asyncio.sleep(0)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def pool_of(client) -> object:
+    return client._transport._pool  # httpcore's pool: no public way to see its connections
+
+
+async def assert_pool_recovers(backend: Backend, pool) -> None:
+    deadline = time.monotonic() + 30
+    while pool._requests and time.monotonic() < deadline:  # the requests let run finish
+        await asyncio.sleep(0.05)
+    assert not pool._requests
+    connecting = [c for c in pool.connections if "CONNECTING" in repr(c)]
+    assert not connecting, f"{len(connecting)} of {len(pool.connections)} connections left connecting"
+    started = time.monotonic()
+    answers = await asyncio.gather(*(backend.get_state(NO_THREAD) for _ in range(120)), return_exceptions=True)
+    failed = {type(a).__name__ for a in answers if isinstance(a, Exception) and not isinstance(a, NotFound)}
+    assert not failed  # (an unknown thread: NotFound from LangGraph, an empty state from 10xGraph)
+    assert time.monotonic() - started < 5  # the pool's wait for a slot is 5 s: nobody waited it out
+
+
+async def test_langgraph_pool_survives_cancelled_requests(server_url: str) -> None:
+    backend = LangGraphBackend(server_url)
+    try:
+        await cancel_rounds(lambda: backend.get_state(NO_THREAD))
+        await assert_pool_recovers(backend, pool_of(backend._client.http.client))
+    finally:
+        await backend.close()
+
+
+async def test_tenxgraph_pool_survives_cancelled_requests(tenxgraph_url: str) -> None:
+    backend = TenXGraphBackend(tenxgraph_url)
+    try:
+        await cancel_rounds(lambda: backend.get_state(NO_THREAD))
+        await assert_pool_recovers(backend, pool_of(backend._client))
+    finally:
+        await backend.close()
+
+
+async def test_a_cancelled_caller_is_let_go_and_its_request_runs_to_the_end() -> None:
+    guard = Uncancelled()
+    finished: list[str] = []
+
+    async def request(name: str) -> str:
+        await asyncio.sleep(0.05)
+        finished.append(name)
+        return name
+
+    caller = asyncio.ensure_future(guard.run(request("sent")))
+    await asyncio.sleep(0.01)
+    caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller  # at once, not after the request
+    assert finished == []
+    await asyncio.sleep(0.1)
+    assert finished == ["sent"]
+    assert await guard.run(request("next")) == "next"
+
+
+async def test_requests_past_the_slots_wait_and_a_cancelled_wait_sends_nothing() -> None:
+    guard = Uncancelled()
+    release = asyncio.Event()
+    started: list[int] = []
+
+    async def request(n: int) -> int:
+        started.append(n)
+        await release.wait()
+        return n
+
+    running = [asyncio.ensure_future(guard.run(request(n))) for n in range(Uncancelled.SLOTS)]
+    waiting = asyncio.ensure_future(guard.run(request(-1)))
+    await asyncio.sleep(0.05)
+    assert len(started) == Uncancelled.SLOTS and -1 not in started
+    waiting.cancel()
+    release.set()
+    assert await asyncio.gather(*running) == list(range(Uncancelled.SLOTS))
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert -1 not in started
