@@ -27,6 +27,8 @@ if str(ROOT) not in sys.path:  # `python bench/run.py`
 
 from bench.common import Result, from_json  # noqa: E402
 
+SERVER_CONFIG = ROOT / "bench" / "server.json"
+"""The demo agent, and a route that creates threads in bulk (bench/bulk_seed.py)."""
 BENCHMARKS = ["streaming", "soak", "threads", "long_thread", "timeline", "objects", "keys", "search_index", "startup"]
 
 
@@ -71,11 +73,12 @@ def main() -> int:
     problems: list[str] = []
     try:
         if url is None and any(n != "startup" for n in names):
-            server = EmbeddedServer(Path(tempfile.mkdtemp(prefix="tb-bench-server-")), persist=False)
+            folder = Path(tempfile.mkdtemp(prefix="tb-bench-server-"))
+            server = EmbeddedServer(folder, config=SERVER_CONFIG, persist=False)
             server.start()
             server.wait_ready(timeout=120)
             url = server.url
-            print(f"server: {url} (embedded, demo agent)", flush=True)
+            print(f"server: {url} (embedded, demo agent, bulk seeding)", flush=True)
         for name in names:
             print(f"-- {name}", flush=True)
             found, problem = run_one(name, url or "", args.quick, timeout=args.timeout)

@@ -1,8 +1,10 @@
 """Threads: 100,000 threads on the server (10,000 with --quick); the first page, search as
 you type, scrolling to the end.
 
-Seeding: 100,000 threads with a title and a topic in their metadata (threads.create, 50 at
-a time, one batch after another: more in flight ran out of the SDK's connection pool),
+Seeding: 100,000 threads with a title and a topic in their metadata, in bulk through the
+route bench.run's server adds (bench/bulk_seed.py; a second or two), or on another server
+with threads.create, 50 at a time, one batch after another (more in flight ran out of the
+SDK's connection pool; 30-60 a second on the embedded server, slower as it fills),
 tagged so that a server shared with other benchmarks can be told apart; the benchmark
 reads them with a filter on that tag only where it types one. The seeding time is reported.
 
@@ -44,6 +46,7 @@ from bench.common import (
 COUNT = 100_000
 QUICK_COUNT = 10_000
 BATCH = 50
+BULK = 10_000
 TOPICS = ["glacier", "penguin", "ledger", "harbor", "orbit", "cactus", "violin", "meadow"]
 WORD = "penguin"
 MEMORY_FLAT_MB = 25.0
@@ -51,25 +54,36 @@ MEMORY_FLAT_MB = 25.0
 anything that grew with what was scrolled past would show above it)."""
 
 
-async def seed(client, tag: str, count: int = COUNT) -> float:
+def thread_metadata(tag: str, n: int) -> dict:
+    topic = TOPICS[n % len(TOPICS)]
+    return {"bench": tag, "n": n, "topic": topic, "title": f"{topic.title()} notes #{n}: what the agent found"}
+
+
+async def seed(url: str, tag: str, count: int = COUNT) -> tuple[float, str]:
+    """Seconds taken, and how: in bulk where the server has bench/bulk_seed.py's route
+    (bench.run's server), else one threads.create each, BATCH at a time."""
+    import httpx
+
+    client = get_client(url=url, timeout=120)
     start = now()
     existing = await client.threads.count(metadata={"bench": tag})
+    async with httpx.AsyncClient(base_url=url, timeout=300) as http:
+        for first in range(existing, count, BULK):
+            metadata = [thread_metadata(tag, n) for n in range(first, min(count, first + BULK))]
+            answer = await http.post("/bench/threads", json={"metadata": metadata})
+            if answer.status_code == 404:
+                break  # not bench.run's server
+            answer.raise_for_status()
+        else:
+            return now() - start, "in bulk"
     for first in range(existing, count, BATCH):
         await asyncio.gather(
             *(
-                client.threads.create(
-                    graph_id="agent",
-                    metadata={
-                        "bench": tag,
-                        "n": n,
-                        "topic": TOPICS[n % len(TOPICS)],
-                        "title": f"{TOPICS[n % len(TOPICS)].title()} notes #{n}: what the agent found",
-                    },
-                )
+                client.threads.create(graph_id="agent", metadata=thread_metadata(tag, n))
                 for n in range(first, min(count, first + BATCH))
             )
         )
-    return now() - start
+    return now() - start, "one request each"
 
 
 async def sdk_first_page(client) -> float:
@@ -123,7 +137,7 @@ async def first_page_once(url: str) -> float:
 async def main(args) -> list:
     client = get_client(url=args.url)
     tag = "threads"
-    seconds = await seed(get_client(url=args.url, timeout=120), tag, QUICK_COUNT if args.quick else COUNT)
+    seconds, how = await seed(args.url, tag, QUICK_COUNT if args.quick else COUNT)
     total = await client.threads.count()
 
     sdk_pages = [await sdk_first_page(client) for _ in range(5)]
@@ -202,7 +216,10 @@ async def main(args) -> list:
                     break
                 except TimeoutError:
                     if attempt == 5:
-                        raise
+                        raise TimeoutError(
+                            f"no page after row {count:,} (window {threads.option_count} rows, "
+                            f"cursor {threads.highlighted}, loading {screen._loading_more})"
+                        ) from None
             if reached() // 1000 != count // 1000:
                 samples.append((reached(), rss_mb()))
         scroll_seconds = now() - start
@@ -226,7 +243,7 @@ async def main(args) -> list:
             150.0,
             baseline=median(sdk_pages),
             note=f"median {median(first_pages):.0f} ms over {len(first_pages)} starts; "
-            f"{total:,} threads on the server (seeded in {seconds:.0f} s)",
+            f"{total:,} threads on the server (seeded {how} in {seconds:.0f} s)",
         ),
         verdict(
             "threads: search keystroke after the answer",
