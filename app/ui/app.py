@@ -23,11 +23,13 @@ from rich.text import Text
 from textual import events, work
 from textual._time import get_time
 from textual.app import App, InvalidThemeError
+from textual.await_remove import AwaitRemove
 from textual.binding import Binding
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.theme import Theme
+from textual.widget import Widget
 from textual.widgets import Input, TextArea
 from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
 
@@ -56,9 +58,11 @@ from .screens.confirm import ConfirmScreen
 from .screens.connection import Connection, ConnectionScreen
 from .screens.export import ExportScreen
 from .screens.help import HelpScreen, all_binding_ids
+from .teardown import Teardown
 from .text import clean, one_line, relative_time
 from .textual_caches import collect as full_collection
 from .textual_caches import lazy_strip_caches
+from .textual_leftovers import empty_replaced_leftovers
 
 MAX_SERVER_RESTARTS = 3
 WARM_UP_AFTER = 1.0
@@ -174,6 +178,8 @@ class ThreadbenchApp(App[None]):
         self._switched = False
         self.collector = Collector(collect=full_collection)
         lazy_strip_caches()
+        empty_replaced_leftovers()
+        self.teardown = Teardown(self)
         self.kept_screens = KeptScreens(self, KEPT_SCREENS)
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
@@ -182,6 +188,11 @@ class ThreadbenchApp(App[None]):
             settings.debug,
             secrets=[settings.effective_api_key() or "", settings.effective_password() or ""],
         )
+
+    def _prune(self, *nodes: Widget, parent: DOMNode | None = None) -> AwaitRemove:
+        """Textual's removal of `nodes`; what was below them is freed when it is done (teardown.py)."""
+        self.teardown.removing(nodes)
+        return super()._prune(*nodes, parent=parent)
 
     def get_theme(self, theme_name: str) -> Theme | None:
         """Textual's, without copying the dict of every theme twice per call: it is called

@@ -37,6 +37,7 @@ MOUNTED = 90
 
 
 class ChatLog(VerticalScroll, can_focus=True):
+    TEAR_DOWN_REMOVED = True  # see teardown.py
     BINDINGS = [
         ("h", "toggle_hidden", "Hidden msgs"),
         ("home", "scroll_home_all", "Top"),

@@ -1,0 +1,100 @@
+"""Widgets the chat removes are freed by reference counting, with the cyclic collector off:
+their cycles are broken once Textual is done with them (threadbench.ui.teardown)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import weakref
+
+import pytest
+from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.selection import Selection
+from textual.widgets import Markdown, Static
+from threadbench.ui import teardown
+from threadbench.ui.widgets.message_views import MessageView
+
+
+@contextlib.contextmanager
+def no_cyclic_collector():
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def conversation(turns: int) -> list[dict]:
+    messages: list[dict] = []
+    for n in range(turns):
+        messages.append({"type": "human", "id": f"h{n}", "content": f"question {n}"})
+        answer = f"**Answer {n}.** A paragraph.\n\n- one point\n- another point\n\nAnd `code` to close {n}."
+        messages.append({"type": "ai", "id": f"a{n}", "content": answer})
+    return messages
+
+
+@pytest.mark.server
+async def test_messages_the_chat_lets_go_are_freed_without_the_cyclic_collector(server_url):
+    client = get_client(url=server_url)
+    metadata = tag()
+    thread = await client.threads.create(metadata=metadata, graph_id="agent")
+    await client.threads.update_state(thread["thread_id"], {"messages": conversation(150)})
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread["thread_id"])
+        chat = app.screen.chat
+        await wait_for(pilot, lambda: "Answer 149." in screen_text(app), what="the newest answer")
+        views = list(chat.query_children(MessageView))
+        removed = [widget for view in views for widget in view.walk_children(with_self=True)]
+        assert any(isinstance(widget, Markdown) for widget in removed)
+        with no_cyclic_collector():
+            # What the removed widgets hold, in cycles with them: their styles, and the
+            # nodes their component classes were styled with.
+            held = [weakref.ref(widget.styles) for widget in removed]
+            held += [weakref.ref(styles.node) for widget in removed for styles in widget._component_styles.values()]
+            chat.focus()
+            await pilot.press("home")  # the first messages mounted in place of the newest
+            await wait_for(pilot, lambda: "question 0" in screen_text(app), what="the first message")
+            await wait_for(
+                pilot,
+                lambda: all(ref() is None for ref in held),
+                timeout=10,
+                what="what the removed held freed",
+            )
+        assert views[-1].message.id == "a149" and views[-1].parent is None  # the removed views still answer
+        await pilot.press("end")
+        await wait_for(pilot, lambda: "Answer 149." in screen_text(app), what="the newest answer again")
+
+
+class Host(App):
+    def compose(self) -> ComposeResult:
+        yield Vertical(Vertical(Static("inside", id="inside"), id="removed"), id="box")
+
+
+async def test_a_widget_textual_still_holds_waits_until_it_lets_go(monkeypatch):
+    """A removed widget in a text selection (or a screen's layout, the focus, under the
+    mouse) is left whole until Textual lets go of it."""
+    monkeypatch.setattr(teardown, "DELAY", 0.05)
+    app = Host()
+    async with app.run_test() as pilot:
+        box = app.query_one("#box")
+        box.TEAR_DOWN_REMOVED = True  # type: ignore[attr-defined]
+        parts = teardown.Teardown(app)
+        removed, inside = app.query_one("#removed"), app.query_one("#inside")
+        with no_cyclic_collector():
+            freed = weakref.ref(inside)
+            parts.removing([removed])
+            await removed.remove()
+            app.screen.selections = {inside: Selection(None, None)}
+            del inside
+            await asyncio.sleep(0.3)
+            assert freed() is not None and freed().__dict__, "taken apart while selected"
+            app.screen.selections = {}
+            await wait_for(pilot, lambda: freed() is None or not freed().__dict__, timeout=5, what="taken apart")
+            assert removed.id == "removed" and "styles" not in removed.__dict__  # what says which it is stays

@@ -1,0 +1,42 @@
+"""Textual's replaced layouts and component-class nodes are emptied when replaced, so they
+leave nothing for the cyclic collector (threadbench.ui.textual_leftovers)."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import Markdown, Static
+from threadbench.ui.textual_leftovers import empty_replaced_leftovers
+
+
+class Host(App):
+    def compose(self) -> ComposeResult:
+        yield Static("one", id="one")
+        yield Markdown("*some* **markdown**", id="markdown")
+
+
+async def test_a_replaced_layout_is_emptied() -> None:
+    empty_replaced_leftovers()
+    app = Host()
+    async with app.run_test() as pilot:
+        compositor = app.screen._compositor
+        old_map, old_widgets = compositor._full_map, compositor.widgets
+        assert app.query_one("#one") in old_map
+        await app.screen.mount(Static("two"))
+        await pilot.pause()
+        assert compositor._full_map is not old_map and not old_map and not old_widgets
+        assert app.query_one("#one") in compositor._full_map and "two" in str(app.screen.query(Static).last().render())
+
+
+async def test_the_nodes_a_restyle_replaces_are_emptied() -> None:
+    empty_replaced_leftovers()
+    app = Host()
+    async with app.run_test() as pilot:
+        markdown = app.query_one("#markdown")
+        paragraph = markdown.query_one("MarkdownParagraph")
+        old = [styles.node for styles in paragraph._component_styles.values()]
+        assert old and all(node.__dict__ for node in old)
+        app.stylesheet.apply(paragraph)  # as a change of class or theme does
+        await pilot.pause()
+        new = [styles.node for styles in paragraph._component_styles.values()]
+        assert all(node not in new and not node.__dict__ for node in old)
+        assert all(node.__dict__ for node in new) and paragraph.get_component_rich_style("em")
