@@ -22,6 +22,7 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from textual.dom import DOMNode
 from textual.widget import Widget
 
 MACHINERY = frozenset([*Widget().__dict__, "_message_queue", "_mounted_event"]) - {
@@ -52,16 +53,20 @@ def _opted_in(widget: Widget) -> bool:
 class Teardown:
     def __init__(self, app: App) -> None:
         self._app = app
-        self._held: weakref.WeakKeyDictionary[Widget, list[Widget]] = weakref.WeakKeyDictionary()
-        """A removed widget -> the widgets that were below it (the removal detaches them);
-        held weakly: one the collector frees meanwhile needs no taking apart."""
+        self._held: weakref.WeakKeyDictionary[Widget, tuple[list[Widget], list[DOMNode]]]
+        self._held = weakref.WeakKeyDictionary()
+        """A removed widget -> the widgets that were below it (the removal detaches them) and
+        the nodes their component classes were styled with (the removal forgets them); held
+        weakly: one the collector frees meanwhile needs no taking apart."""
         self._scheduled = False
 
     def removing(self, widgets: Iterable[Widget]) -> None:
         """`widgets` are being removed: take them apart once Textual lets go of them."""
         for widget in widgets:
             if _opted_in(widget):
-                self._held[widget] = widget.walk_children(Widget, with_self=False)
+                below = widget.walk_children(Widget, with_self=False)
+                styled = [styles.node for node in (widget, *below) for styles in node._component_styles.values()]
+                self._held[widget] = below, [node for node in styled if node is not None]
         if self._held:
             self._schedule()
 
@@ -86,26 +91,18 @@ class Teardown:
     def _run(self) -> None:
         self._scheduled = False
         used = self._still_used()
-        for widget, below in list(self._held.items()):
+        for widget, (below, styled) in list(self._held.items()):
             if widget._closed and not any(node in used for node in (widget, *below)):
                 del self._held[widget]
-                take_apart(widget, below)
+                take_apart(widget, below, styled)
         if self._held:
             self._schedule()  # another try later
 
 
-def take_apart(widget: Widget, below: list[Widget]) -> None:
-    """Break the cycles of a removed `widget` and the widgets that were below it."""
-    for node in below:
-        _drop_component_nodes(node)
+def take_apart(widget: Widget, below: list[Widget], styled: list[DOMNode]) -> None:
+    """Break the cycles of a removed `widget`, the widgets that were below it and the nodes
+    their component classes were styled with."""
+    for node in (*styled, *below):
         node.__dict__.clear()
-    _drop_component_nodes(widget)
     for name in MACHINERY.intersection(widget.__dict__):
         delattr(widget, name)
-
-
-def _drop_component_nodes(widget: Widget) -> None:
-    """The throwaway nodes Textual styled `widget`'s component classes with."""
-    for styles in widget._component_styles.values():
-        if styles.node is not None:
-            styles.node.__dict__.clear()
