@@ -22,8 +22,11 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from textual.cache import LRUCache
 from textual.dom import DOMNode
 from textual.widget import Widget
+
+from .textual_leftovers import empty_lru_cache
 
 MACHINERY = frozenset([*Widget().__dict__, "_message_queue", "_mounted_event"]) - {
     "_MessagePump__parent",
@@ -103,6 +106,14 @@ def take_apart(widget: Widget, below: list[Widget], styled: list[DOMNode]) -> No
     """Break the cycles of a removed `widget`, the widgets that were below it and the nodes
     their component classes were styled with."""
     for node in (*styled, *below):
+        _empty_caches(node)
         node.__dict__.clear()
+    _empty_caches(widget)
     for name in MACHINERY.intersection(widget.__dict__):
         delattr(widget, name)
+
+
+def _empty_caches(node: DOMNode) -> None:
+    for value in node.__dict__.values():
+        if isinstance(value, LRUCache):
+            empty_lru_cache(value)

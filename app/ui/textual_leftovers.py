@@ -1,4 +1,4 @@
-"""Two of Textual's leftovers, emptied when Textual replaces them, so they are not garbage
+"""Three of Textual's leftovers, emptied when Textual replaces them, so they are not garbage
 only the cyclic collector can free (and the app holds full collections off while the user
 is busy: collector.py).
 
@@ -13,12 +13,20 @@ styled, Textual styles a throwaway node per component class and keeps those node
 in place of the last ones; each node is a cycle (its styles point back at it). The nodes
 replaced are emptied, which breaks their cycles.
 
+`LRUCache`: its entries are a circular list (the first entry links to itself), so a cache
+cleared or dropped stays a cycle with every value it held (a widget's box models: most of
+what a removed widget left). `clear()` now unlinks the entries; teardown.py empties the
+caches of the widgets it takes apart.
+
 Scrolling up a 10,000-message thread left 4,000 such objects a `pageup`.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual._compositor import Compositor, CompositorMap, ReflowResult
+from textual.cache import LRUCache
 from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.geometry import Size
@@ -28,6 +36,7 @@ _REFLOW = Compositor.reflow
 _REFLOW_VISIBLE = Compositor.reflow_visible
 _FULL_MAP = Compositor.full_map.fget  # type: ignore[attr-defined]
 _PROCESS_COMPONENT_CLASSES = Stylesheet._process_component_classes
+_LRU_CLEAR = LRUCache.clear
 
 
 def _reflow(self: Compositor, parent: Widget, size: Size) -> ReflowResult:
@@ -70,6 +79,13 @@ def _process_component_classes(self: Stylesheet, node: DOMNode) -> None:
                 styles.node.__dict__.clear()
 
 
+def empty_lru_cache(cache: LRUCache[Any, Any]) -> None:
+    """`cache.clear()`, its entries unlinked first (each is a [previous, next, key, value] list)."""
+    for entry in cache._cache.values():
+        entry.clear()
+    _LRU_CLEAR(cache)
+
+
 def empty_replaced_leftovers() -> None:
     """From now on, Textual's replaced layouts and component nodes are emptied (once per process)."""
     if Compositor.reflow is _reflow:
@@ -78,3 +94,4 @@ def empty_replaced_leftovers() -> None:
     Compositor.reflow_visible = _reflow_visible  # type: ignore[method-assign]
     Compositor.full_map = property(_full_map)  # type: ignore[method-assign,assignment]
     Stylesheet._process_component_classes = _process_component_classes  # type: ignore[method-assign]
+    LRUCache.clear = empty_lru_cache  # type: ignore[method-assign,assignment]

@@ -3,7 +3,11 @@ leave nothing for the cyclic collector (threadbench.ui.textual_leftovers)."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from textual.app import App, ComposeResult
+from textual.cache import LRUCache
 from textual.widgets import Markdown, Static
 from threadbench.ui.textual_leftovers import empty_replaced_leftovers
 
@@ -40,3 +44,26 @@ async def test_the_nodes_a_restyle_replaces_are_emptied() -> None:
         new = [styles.node for styles in paragraph._component_styles.values()]
         assert all(node not in new and not node.__dict__ for node in old)
         assert all(node.__dict__ for node in new) and paragraph.get_component_rich_style("em")
+
+
+class Value:
+    pass
+
+
+def test_a_cleared_lru_cache_lets_go_of_its_values_without_the_collector() -> None:
+    empty_replaced_leftovers()
+    cache: LRUCache[int, Value] = LRUCache(10)
+    values = [Value() for _ in range(3)]
+    for key, value in enumerate(values):
+        cache.set(key, value)
+    held = [weakref.ref(value) for value in values]
+    del values, value
+    gc.collect()
+    gc.disable()
+    try:
+        cache.clear()
+        assert all(ref() is None for ref in held)
+    finally:
+        gc.enable()
+    cache.set(7, Value())
+    assert cache.get(7) is not None and len(cache) == 1
