@@ -133,3 +133,15 @@ async def test_a_new_connection_gets_new_dialogs_and_the_old_ones_go(server_url)
         assert second is not first
         assert second.query_one("#assistant-search").value == ""
         await wait_for(pilot, lambda: not first.is_running, what="the old dialog removed")
+
+
+async def test_the_app_closing_while_a_dialog_is_built_ahead_is_clean(server_url):
+    """The app closed in the moment a kept dialog was being built (the user idle, then
+    ctrl+q): its widgets went before its setup ran, which raised (CI, 2026-12-02)."""
+    for name in ("store", "assistants"):
+        app = make_app(server_url)
+        async with app.run_test(size=TERMINAL) as pilot:  # raises what the app raised
+            await wait_ready(pilot)
+            while app.kept_screens.build_ahead(app.backend) and name not in app.kept_screens._screens:
+                await pilot.pause()
+            # the app closes at once: the dialog is still composing

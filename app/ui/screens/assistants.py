@@ -111,6 +111,8 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         return self.query_one("#assistant-versions", PagedTable)
 
     def on_mount(self) -> None:
+        if not self.app.is_running:
+            return  # built ahead (kept_screens.py) as the app closed: its widgets are going
         self.query_one(".objects-lacking").display = False
         for label, width in (("name", 22), ("graph", 14), ("version", 7), ("updated", 7), ("assistant id", 36)):
             self.table.add_column(label, key=label, width=width)

@@ -85,6 +85,8 @@ class StoreScreen(ObjectsScreen[None]):
         return self.backend
 
     def on_mount(self) -> None:
+        if not self.app.is_running:
+            return  # built ahead (kept_screens.py) as the app closed: its widgets are going
         self.query_one(".objects-lacking").display = False
         for label, width in (("key", 22), ("value", 44), ("updated", 7), ("score", 6)):
             self.table.add_column(label, key=label, width=width)
