@@ -190,7 +190,7 @@ class ThreadbenchApp(App[None]):
         )
 
     def _prune(self, *nodes: Widget, parent: DOMNode | None = None) -> AwaitRemove:
-        """Textual's removal of `nodes`; what was below them is freed when it is done (teardown.py)."""
+        """Textual's removal of `nodes`; they are taken apart once it is done with them (teardown.py)."""
         self.teardown.removing(nodes)
         return super()._prune(*nodes, parent=parent)
 

@@ -5,7 +5,7 @@ signal point back at it, and each restyle leaves a throwaway node per component 
 a removed widget is freed only when the cyclic collector walks the whole heap, and the app
 holds full collections off while the user is busy (collector.py). Scrolling up a
 10,000-message thread left 8,000 such objects a `pageup`; a minute of it was collected in
-one 7.8 s freeze, and RSS grew by 600 MB meanwhile.
+one 7.8 s freeze, and RSS grew by nearly 800 MB meanwhile.
 
 So under a container that asks for it (`TEAR_DOWN_REMOVED`: the chat), removed widgets are
 taken apart once Textual is done with them (their message loop closed, and no screen's
@@ -28,6 +28,9 @@ from textual.widget import Widget
 
 from .textual_leftovers import empty_lru_cache
 
+if TYPE_CHECKING:
+    from textual.app import App
+
 MACHINERY = frozenset([*Widget().__dict__, "_message_queue", "_mounted_event"]) - {
     "_MessagePump__parent",
     "_id",
@@ -41,9 +44,6 @@ MACHINERY = frozenset([*Widget().__dict__, "_message_queue", "_mounted_event"]) 
     "_pruning",
 }
 """Textual's attributes of a widget that a removed one can do without."""
-
-if TYPE_CHECKING:
-    from textual.app import App
 
 DELAY = 1.0
 """Seconds after a removal before what it removed is taken apart (and between retries)."""
