@@ -361,7 +361,10 @@ class MarkdownBlocks(Vertical):
             await mount_at_end(self, *new_frames)
         await self._keep_to_a_screen()
         for frame, piece in writes:
-            if frame.markdown is not None:  # (not if it was just let go: built when seen)
+            # Not if it was just let go (built when seen), nor if this reply was taken off
+            # the chat meanwhile (the chat drawn again as the run ended): its blocks were
+            # never mounted. The text is in the frame's source either way.
+            if frame.markdown is not None and frame.markdown.is_attached:
                 await uninterrupted(frame.markdown.append(piece))
         if self._unsettled:
             self._watch_layout(True)
