@@ -45,6 +45,9 @@ MACHINERY = frozenset([*Widget().__dict__, "_message_queue", "_mounted_event"]) 
 }
 """Textual's attributes of a widget that a removed one can do without."""
 
+Held = tuple[list[Widget], list[DOMNode]]
+"""The widgets below a removed one, and the nodes their component classes were styled with."""
+
 DELAY = 1.0
 """Seconds after a removal before what it removed is taken apart (and between retries)."""
 
@@ -56,8 +59,7 @@ def _opted_in(widget: Widget) -> bool:
 class Teardown:
     def __init__(self, app: App) -> None:
         self._app = app
-        self._held: weakref.WeakKeyDictionary[Widget, tuple[list[Widget], list[DOMNode]]]
-        self._held = weakref.WeakKeyDictionary()
+        self._held: weakref.WeakKeyDictionary[Widget, Held] = weakref.WeakKeyDictionary()
         """A removed widget -> the widgets that were below it (the removal detaches them) and
         the nodes their component classes were styled with (the removal forgets them); held
         weakly: one the collector frees meanwhile needs no taking apart."""

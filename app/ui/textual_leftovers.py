@@ -18,7 +18,8 @@ cleared or dropped stays a cycle with every value it held (a widget's box models
 what a removed widget left). `clear()` now unlinks the entries; teardown.py empties the
 caches of the widgets it takes apart.
 
-Scrolling up a 10,000-message thread left 4,000 such objects a `pageup`.
+With teardown.py, a load of 30 older messages of a long thread leaves 3,900 objects for the
+collector, not 66,000 (README, Performance).
 """
 
 from __future__ import annotations
