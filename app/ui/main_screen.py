@@ -9,6 +9,7 @@ forwards to the region that owns it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -309,20 +310,31 @@ class MainScreen(Screen):
     def action_crons(self) -> None:
         self.conversation.open_crons()
 
-    def action_older_checkpoint(self) -> None:
-        self.inspector.older_checkpoint()
+    async def action_older_checkpoint(self) -> None:
+        await self._travel(self.inspector.older_checkpoint)
 
-    def action_newer_checkpoint(self) -> None:
-        self.inspector.newer_checkpoint()
+    async def action_newer_checkpoint(self) -> None:
+        await self._travel(self.inspector.newer_checkpoint)
 
-    def action_older_turn(self) -> None:
-        self.inspector.older_turn()
+    async def action_older_turn(self) -> None:
+        await self._travel(self.inspector.older_turn)
 
-    def action_newer_turn(self) -> None:
-        self.inspector.newer_turn()
+    async def action_newer_turn(self) -> None:
+        await self._travel(self.inspector.newer_turn)
 
-    def action_live_head(self) -> None:
-        self.inspector.live_head()
+    async def action_live_head(self) -> None:
+        await self._travel(self.inspector.live_head)
+
+    async def _travel(self, move: Callable[[], None]) -> None:
+        """Move the timeline's cursor and show where it went (the state, the diff and the chat
+        of that checkpoint) in the same frame as the cursor: left to Timeline.Selected, the
+        cursor was painted alone first, and Textual's next frame came 17-33 ms later."""
+        with self.app.batch_update():
+            move()
+            selected = self.inspector.timeline.take_selection()
+            if selected is not None:
+                self.inspector.show_selected(selected)
+                await self.conversation.show_checkpoint(selected.checkpoint, selected.is_head)
 
     def action_edit_state(self) -> None:
         self.inspector.request_edit()

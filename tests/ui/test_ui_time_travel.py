@@ -217,3 +217,43 @@ async def test_braces_jump_between_human_turns_past_the_steps_between(server_url
         await pilot.press("right_curly_bracket", "right_curly_bracket")
         await wait_for(pilot, lambda: not inspector.is_past_view, what="the live head after the last turn")
         assert humans() == ["hello", "tell me more", "thanks"] and chat.messages[-1].type == "ai"
+
+
+async def test_a_step_in_time_is_painted_in_one_frame_with_its_state_and_chat(server_url):
+    """`[`, `]`, `{`, `}` and `g` show the cursor, the state (diff) and the chat of the checkpoint
+    in the same frame: no frame shows the cursor on one checkpoint and the rest on another."""
+    thread_id = await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        screen = app.screen
+        inspector = screen.query_one(Inspector)
+        timeline = inspector.timeline
+        chat = screen.query_one(ChatLog)
+        frames: list[tuple[str, str, str]] = []
+
+        def shown() -> tuple[str, str, str]:
+            """The checkpoint under the cursor, the one the state shows, the chat's last message
+            and the cursor's ("" at the live head)."""
+            index = timeline.option_list.highlighted or 0
+            cursor = timeline.model.rows[index].checkpoint
+            viewing = inspector.viewing
+            wanted = cursor.messages[-1].id if cursor.messages and index else ""
+            last = chat.messages[-1].id if chat.messages and viewing is not None else ""
+            return (cursor.checkpoint_id if index else "", viewing.checkpoint_id if viewing else "", f"{wanted}={last}")
+
+        paint = screen._compositor_refresh
+
+        def noted_paint() -> None:
+            frames.append(shown())
+            paint()
+
+        screen._compositor_refresh = noted_paint
+        for key in ["left_square_bracket"] * 4 + ["right_square_bracket", "left_curly_bracket", "right_curly_bracket"]:
+            await pilot.press(key)
+            await settle(pilot)
+        await pilot.press("left_curly_bracket", "g")
+        await settle(pilot)
+        assert any(cursor for cursor, _, _ in frames), "no step painted"
+        torn = [frame for frame in frames if frame[0] != frame[1] or len(set(frame[2].split("="))) != 1]
+        assert torn == []

@@ -293,8 +293,11 @@ class Inspector(InspectorHistory):
     @on(Timeline.Selected)
     def _timeline_selected(self, event: Timeline.Selected) -> None:
         # Not stopped: the screen shows the conversation as it was then.
-        if event.moot:
-            return
+        if not event.moot:
+            self.show_selected(event)
+
+    def show_selected(self, event: Timeline.Selected) -> None:
+        """The state, banner and diff of the checkpoint the timeline's cursor is on."""
         self.viewing = None if event.is_head else event.checkpoint
         self._show_tree(event.checkpoint if not event.is_head or self.live_state is None else self.live_state)
         self._update_banner()

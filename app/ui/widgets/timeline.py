@@ -8,6 +8,8 @@ The widget never calls the network. It posts:
 - Timeline.Selected(checkpoint, parent, is_head) when the cursor moves to another
   checkpoint (keys, mouse, select_older/select_newer); is_head means "back to live";
   `moot` once the cursor has moved on again (handlers skip it: a held key stays responsive).
+  A caller that moves the cursor can take the selection at once instead (take_selection)
+  and show it in the same frame; then no message is posted.
 - Timeline.NeedMore(before_checkpoint_id) when the cursor nears the end of what is loaded
   and the server has more: answer with append_checkpoints(page, exhausted).
 - Timeline.Marked(checkpoint | None) when m marks (or unmarks) a checkpoint for a two-way diff.
@@ -388,16 +390,24 @@ class Timeline(Vertical, can_focus=False):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        index = event.option_index
-        if index >= len(self.model):
-            return
-        self._maybe_need_more(index)
+        if event.option_index < len(self.model):
+            self._maybe_need_more(event.option_index)
+        selected = self.take_selection()
+        if selected is not None:
+            self.post_message(selected)
+
+    def take_selection(self) -> Selected | None:
+        """The checkpoint the cursor reached, if not announced yet (then it is): a key's
+        handler shows it at once, in the same frame as the cursor, and the OptionHighlighted
+        that follows posts nothing."""
+        index = self.option_list.highlighted
+        if index is None or index >= len(self.model):
+            return None
         row = self.model.rows[index]
         if row.checkpoint_id == self._announced:
-            return
+            return None
         self._announced = row.checkpoint_id
-        parent = self.model.parent_of(row.checkpoint)
-        self.post_message(self.Selected(self, row.checkpoint, parent, index == 0))
+        return self.Selected(self, row.checkpoint, self.model.parent_of(row.checkpoint), index == 0)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
