@@ -63,6 +63,7 @@ from .text import clean, one_line, relative_time
 from .textual_caches import collect as full_collection
 from .textual_caches import lazy_strip_caches
 from .textual_leftovers import empty_replaced_leftovers
+from .textual_timer import steady_frames
 
 MAX_SERVER_RESTARTS = 3
 WARM_UP_AFTER = 1.0
@@ -179,6 +180,7 @@ class ThreadbenchApp(App[None]):
         self.collector = Collector(collect=full_collection)
         lazy_strip_caches()
         empty_replaced_leftovers()
+        steady_frames()
         self.teardown = Teardown(self)
         self.kept_screens = KeptScreens(self, KEPT_SCREENS)
         self.keymap: dict[str, str] = dict(settings.keymap)
