@@ -89,7 +89,15 @@ async def app_typing(url: str) -> tuple[list[float], list[float]]:
     app = make_app(url)
     async with running(app, TERMINAL):
         await wait_until(lambda: app.backend is not None and app.screen.thread_list is not None, what="main screen")
-        composer = app.screen.query_one("#composer")
+        screen, composer = app.screen, app.screen.query_one("#composer")
+        # the start settles first: on a server with threads the newest opens and the list takes
+        # the focus (keys typed before then would go to the list); then the user tabs back
+        await wait_until(
+            lambda: screen.thread_state is not None or screen.chat.query(".chat-welcome"),
+            what="the newest thread open, or the welcome",
+        )
+        await settle(app, 0.5)
+        composer.focus()
         await wait_until(lambda: app.focused is composer, what="the composer focused")
         await settle(app, 0.5)
         in_composer = await type_into(app, composer, lambda: composer.text)
