@@ -9,7 +9,8 @@ So: what exists once the app has started (modules, classes, the first screen) is
 of the walk, and the oldest generation is collected when the user is idle and nothing
 streams, not whenever a count runs over. The young generations are collected as usual:
 they are small and quick. Nothing waits forever: after MAX_DEFER seconds a full collection
-runs even if the app is busy.
+runs even if the app is busy. After each full collection the memory it freed goes back to
+the system (heap.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import contextlib
 import gc
 import time
 from collections.abc import Callable, Iterator
+
+from . import heap
 
 IDLE_SECONDS = 1.0  # no key or mouse event for this long
 CHECK_SECONDS = 2.0  # how often the app asks `tick`
@@ -32,9 +35,11 @@ class Collector:
         clock: Callable[[], float] = time.monotonic,
         collect: Callable[[int], object] = gc.collect,
         count: Callable[[], tuple[int, int, int]] = gc.get_count,
+        give_back: Callable[[], object] = heap.give_back,
     ) -> None:
         self._clock = clock
         self._collect = collect
+        self._give_back = give_back
         self._count = count
         self._thresholds: tuple[int, int, int] | None = None
         self._busy = 0
@@ -91,5 +96,6 @@ class Collector:
         if not due or not (self.user_idle or now - self._last_full >= MAX_DEFER):
             return False
         self._collect(2)
+        self._give_back()  # what the collection freed, to the system (heap.py)
         self._last_full = self._clock()
         return True

@@ -20,7 +20,9 @@ class Clock:
 @pytest.fixture
 def made():
     clock, runs, counts = Clock(), [], [(0, 0, 0)]
-    collector = Collector(clock=clock, collect=runs.append, count=lambda: counts[0])
+    collector = Collector(
+        clock=clock, collect=runs.append, count=lambda: counts[0], give_back=lambda: runs.append("give back")
+    )
     collector.start()
     yield collector, clock, runs, counts
     collector.stop()
@@ -49,7 +51,7 @@ def test_a_due_collection_runs_once_the_user_is_idle(made):
     assert not collector.tick()  # a key was just pressed
     clock.now += IDLE_SECONDS
     assert collector.tick()
-    assert runs == [2]
+    assert runs == [2, "give back"]  # and what it freed goes back to the system
 
 
 def test_streaming_defers_a_due_collection_but_not_past_the_limit(made):
@@ -60,7 +62,7 @@ def test_streaming_defers_a_due_collection_but_not_past_the_limit(made):
         assert not collector.tick()
         clock.now += MAX_DEFER
         assert collector.tick()
-    assert runs == [2]
+    assert runs == [2, "give back"]
     clock.now += IDLE_SECONDS
     assert collector.tick()  # idle again, and still due (the fake count did not reset)
 
