@@ -1,8 +1,8 @@
 """One fork of a fan-out (#fanout-<n>): its run options, its status, and its reply as it streams.
 
-The reply is one Markdown fed through Textual's MarkdownStream (`append`), never replaced
-whole per token. The column never calls the server: FanOutScreen runs the fork and calls
-`set_status`, `append`, `finish`.
+The reply is one ChatMarkdown (tables drawn as in the chat) fed through Textual's
+MarkdownStream (`append`), never replaced whole per token. The column never calls the
+server: FanOutScreen runs the fork and calls `set_status`, `append`, `finish`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from textual.widgets.markdown import MarkdownStream
 
 from ...models import ThreadState
 from ..text import clean
+from .markdown_blocks import ChatMarkdown
 
 STATUS_STYLES = {
     "queued": "$text-muted",
@@ -45,7 +46,7 @@ class FanOutColumn(Vertical, can_focus=True):
         )
         yield Static(classes="fanout-status")
         with VerticalScroll(classes="fanout-body"):
-            yield Markdown(classes="fanout-reply")
+            yield ChatMarkdown(classes="fanout-reply")
 
     def on_mount(self) -> None:
         self.set_status("queued", "")

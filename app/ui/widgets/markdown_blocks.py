@@ -23,6 +23,7 @@ from textual.widgets._markdown import (
 
 from ..text import clean
 from ..uninterrupted import uninterrupted
+from .markdown_table import ChatTable
 
 # A streamed reply is split into Markdown blocks of about this many characters, each its
 # own widget, so the cost of a new token does not grow with the length of the reply.
@@ -127,12 +128,18 @@ class StreamedOrderedList(QuietAppend, MarkdownOrderedList):
         self._blocks.clear()
 
 
-class StreamedMarkdown(QuietAppend, Markdown):
-    """One block of a streamed reply: Textual's Markdown, with quiet appends (its blocks are
+class ChatMarkdown(Markdown):
+    """Textual's Markdown, its tables drawn by one widget each (markdown_table.py)."""
+
+    BLOCKS = {**Markdown.BLOCKS, "table_open": ChatTable}
+
+
+class StreamedMarkdown(QuietAppend, ChatMarkdown):
+    """One block of a streamed reply: ChatMarkdown, with quiet appends (its blocks are
     only appended, or the last one replaced, while it streams)."""
 
     BLOCKS = {
-        **Markdown.BLOCKS,
+        **ChatMarkdown.BLOCKS,
         "bullet_list_open": StreamedBulletList,
         "ordered_list_open": StreamedOrderedList,
     }
@@ -221,7 +228,7 @@ class BlockFrame(Vertical):
 
     async def materialize(self) -> None:
         if self.markdown is None and self.is_attached:
-            self.markdown = Markdown(self.source)
+            self.markdown = ChatMarkdown(self.source)
             await mount_at_end(self, self.markdown)
             self.styles.height = None
             self.pinned_width = 0
@@ -308,7 +315,7 @@ class MarkdownBlocks(Vertical):
                 frame.estimate(self._width())
                 block: Markdown | BlockFrame = frame
             else:
-                block = Markdown(source)
+                block = ChatMarkdown(source)
             self._composed.append(block)
             yield block
 

@@ -1,0 +1,149 @@
+"""A Markdown table in the chat as one widget that draws its grid, not a widget per cell.
+
+Textual's MarkdownTable mounts a grid container and a Static for every header and cell: a
+reply with a few tables of ten rows is hundreds of widgets, each laid out on every frame
+of a streamed reply (a quarter of the frame's cost in bench/streaming.py). Here the table
+is one widget whose Visual wraps each cell's Content into its column and draws the lines
+around them, the way Textual's grid keylines look; a table that grows while it streams is
+drawn again, not remounted. Columns take their natural width; when the table is too
+wide, the widest columns give way first (their cells wrap) so short columns stay on one
+line. Links in cells still open (Markdown.LinkClicked, as Textual's cells post it).
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.css.styles import RulesMap
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
+from textual.widget import Widget
+from textual.widgets import Markdown
+from textual.widgets._markdown import MarkdownBlock, MarkdownTable
+
+LINE_STYLE = "$foreground 20%"
+HEADER_STYLE = "bold $primary"
+PAD = 1  # blank cells each side of a cell's text
+
+
+class TableVisual(Visual):
+    """Headers and rows of Content drawn as a grid, wrapped to the width it is given."""
+
+    def __init__(self, headers: list[Content], rows: list[list[Content]]) -> None:
+        self.columns = max([len(headers), *(len(row) for row in rows)])
+        blank = Content("")
+        self.headers = [*headers, *[blank] * (self.columns - len(headers))]
+        self.rows = [[*row, *[blank] * (self.columns - len(row))] for row in rows]
+        self._natural = [
+            max(1, max(cell.cell_length for cell in [self.headers[i], *(row[i] for row in self.rows)]))
+            for i in range(self.columns)
+        ]
+        self._drawn: tuple[int, list[Content]] | None = None
+
+    @property
+    def _frame(self) -> int:
+        """Cells taken by the lines and the padding of every column."""
+        return self.columns + 1 + 2 * PAD * self.columns
+
+    def widths(self, width: int) -> list[int]:
+        """Each column's text width at `width`: the natural ones if they fit, else the widest
+        are cut down to one common width, the largest that fits (each keeps at least 1)."""
+        room = max(self.columns, width - self._frame)
+        natural = self._natural
+        if sum(natural) <= room:
+            return list(natural)
+        low, high = 1, max(natural)
+        while low < high:  # the largest cap with sum(min(n, cap)) <= room
+            cap = (low + high + 1) // 2
+            if sum(min(n, cap) for n in natural) <= room:
+                low = cap
+            else:
+                high = cap - 1
+        widths = [min(n, low) for n in natural]
+        spare = room - sum(widths)
+        for index in sorted(range(self.columns), key=lambda i: -natural[i]):  # what is left, widest first
+            if spare <= 0:
+                break
+            if widths[index] < natural[index]:
+                widths[index] += 1
+                spare -= 1
+        return widths
+
+    def lines(self, width: int) -> list[Content]:
+        if self._drawn is not None and self._drawn[0] == width:
+            return self._drawn[1]
+        widths = self.widths(width)
+        line = LINE_STYLE
+
+        def rule(left: str, middle: str, right: str) -> Content:
+            return Content.styled(left + middle.join("─" * (w + 2 * PAD) for w in widths) + right, line)
+
+        def row_lines(cells: list[Content], style: str) -> list[Content]:
+            wrapped = [cell.wrap(w) or [Content("")] for cell, w in zip(cells, widths, strict=True)]
+            drawn = []
+            for index in range(max(len(lines) for lines in wrapped)):
+                parts: list[Content | str | tuple[str, str]] = [("│", line)]
+                for lines, w in zip(wrapped, widths, strict=True):
+                    text = lines[index] if index < len(lines) else Content("")
+                    text = text.stylize_before(style) if style else text
+                    parts += [" " * PAD, text, " " * (w - text.cell_length + PAD), ("│", line)]
+                drawn.append(Content.assemble(*parts))
+            return drawn
+
+        drawn = [rule("┌", "┬", "┐"), *row_lines(self.headers, HEADER_STYLE)]
+        for row in self.rows:
+            drawn += [rule("├", "┼", "┤"), *row_lines(row, "")]
+        drawn.append(rule("└", "┴", "┘"))
+        self._drawn = (width, drawn)
+        return drawn
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return sum(self._natural) + self._frame
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return len(self.lines(width))
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        lines = self.lines(width)
+        if height is not None:
+            lines = lines[:height]
+        strips = []
+        for line in lines:
+            strips.extend(line.render_strips(width, 1, style, options))
+        return strips
+
+
+class TableGrid(Widget):
+    """Draws a ChatTable."""
+
+    DEFAULT_CSS = "TableGrid { height: auto; width: 1fr; text-wrap: nowrap; }"
+
+    def __init__(self, headers: list[Content], rows: list[list[Content]]) -> None:
+        super().__init__()
+        self.visual = TableVisual(headers, rows)
+
+    def show(self, headers: list[Content], rows: list[list[Content]]) -> None:
+        self.visual = TableVisual(headers, rows)
+        self.refresh(layout=True)
+
+    def render(self) -> Visual:
+        return self.visual
+
+    async def action_link(self, href: str) -> None:
+        self.post_message(Markdown.LinkClicked(self.query_ancestor(Markdown), href))
+
+
+class ChatTable(MarkdownTable):
+    """Textual's table block (its parsing, its margins), drawn by one TableGrid."""
+
+    def compose(self):
+        self._headers, self._rows = self._get_headers_and_rows()
+        yield TableGrid(self._headers, self._rows)
+
+    async def _update_from_block(self, block: MarkdownBlock) -> None:
+        """A table that grew while it streams: drawn again."""
+        if isinstance(block, MarkdownTable) and self.is_mounted:
+            self._headers, self._rows = block._get_headers_and_rows()
+            self.query_one(TableGrid).show(self._headers, self._rows)
+            return
+        await super()._update_from_block(block)
