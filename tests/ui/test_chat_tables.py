@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, make_app, open_tagged, send_in_new_thread, tag, wait_for, wait_ready
+from textual.app import App, ComposeResult
 from textual.content import Content
+from textual.selection import Selection
 from textual.widgets._markdown import MarkdownTableCellContents
+from threadbench.ui.widgets.markdown_blocks import ChatMarkdown
 from threadbench.ui.widgets.markdown_table import ChatTable, TableGrid, TableVisual
 
 
@@ -44,6 +47,28 @@ def test_rows_shorter_than_the_header_get_blank_cells():
     grid = table(["a", "b", "c"], [["1"], ["1", "2", "3", "4"]])
     assert grid.columns == 4
     assert {len(line.plain) for line in grid.lines(40)} == {len(grid.lines(40)[0].plain)}
+
+
+class OneTable(App[None]):
+    def compose(self) -> ComposeResult:
+        yield ChatMarkdown("| name | what |\n|---|---|\n| alpha | `code` and **bold** |\n")
+
+
+async def test_a_table_is_drawn_by_one_widget_and_its_text_can_be_selected():
+    app = OneTable()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        grid = app.query_one(TableGrid)
+        assert not app.query(MarkdownTableCellContents)
+        assert [line.rstrip() for line in drawn(app)[:5]] == [
+            "  ┌───────┬───────────────┐",
+            "  │ name  │ what          │",
+            "  ├───────┼───────────────┤",
+            "  │ alpha │ code and bold │",
+            "  └───────┴───────────────┘",
+        ]
+        app.screen.selections = {grid: Selection(None, None)}
+        assert "│ alpha │ code and bold" in (app.screen.get_selected_text() or "")
 
 
 @pytest.mark.server

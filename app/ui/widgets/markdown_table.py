@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from textual.content import Content
 from textual.css.styles import RulesMap
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
@@ -104,13 +105,8 @@ class TableVisual(Visual):
         return len(self.lines(width))
 
     def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
-        lines = self.lines(width)
-        if height is not None:
-            lines = lines[:height]
-        strips = []
-        for line in lines:
-            strips.extend(line.render_strips(width, 1, style, options))
-        return strips
+        # one Content, so a selection's line numbers are the table's (the widget does not wrap it)
+        return Content("\n").join(self.lines(width)).render_strips(width, height, style, options)
 
 
 class TableGrid(Widget):
@@ -128,6 +124,10 @@ class TableGrid(Widget):
 
     def render(self) -> Visual:
         return self.visual
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        text = "\n".join(line.plain for line in self.visual.lines(self.content_size.width))
+        return selection.extract(text), "\n"
 
     async def action_link(self, href: str) -> None:
         self.post_message(Markdown.LinkClicked(self.query_ancestor(Markdown), href))
