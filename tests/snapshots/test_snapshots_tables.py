@@ -14,7 +14,7 @@ from threadbench.ui.widgets.thread_list import ThreadList
 
 pytestmark = pytest.mark.server
 
-THREAD_ID = "00000000-0000-4000-8000-0000000000b1"
+THREAD_ID = "00000000-0000-4000-8000-0000000000e1"
 REPLY = """Here is how the three graphs compare:
 
 | graph | nodes | checkpointer | notes |

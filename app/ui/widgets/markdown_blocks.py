@@ -23,6 +23,7 @@ from textual.widgets._markdown import (
 
 from ..text import clean
 from ..uninterrupted import uninterrupted
+from .markdown_list import DrawnList
 from .markdown_table import ChatTable
 
 # A streamed reply is split into Markdown blocks of about this many characters, each its
@@ -128,21 +129,29 @@ class StreamedOrderedList(QuietAppend, MarkdownOrderedList):
         self._blocks.clear()
 
 
-class ChatMarkdown(Markdown):
-    """Textual's Markdown, its tables drawn by one widget each (markdown_table.py)."""
+class ChatBulletList(DrawnList, StreamedBulletList):
+    pass
 
-    BLOCKS = {**Markdown.BLOCKS, "table_open": ChatTable}
+
+class ChatOrderedList(DrawnList, StreamedOrderedList):
+    pass
+
+
+class ChatMarkdown(Markdown):
+    """Textual's Markdown, its tables and its lists of text drawn by one widget each
+    (markdown_table.py, markdown_list.py); other lists with quiet appends."""
+
+    BLOCKS = {
+        **Markdown.BLOCKS,
+        "table_open": ChatTable,
+        "bullet_list_open": ChatBulletList,
+        "ordered_list_open": ChatOrderedList,
+    }
 
 
 class StreamedMarkdown(QuietAppend, ChatMarkdown):
     """One block of a streamed reply: ChatMarkdown, with quiet appends (its blocks are
     only appended, or the last one replaced, while it streams)."""
-
-    BLOCKS = {
-        **ChatMarkdown.BLOCKS,
-        "bullet_list_open": StreamedBulletList,
-        "ordered_list_open": StreamedOrderedList,
-    }
 
 
 class BlockFrame(Vertical):

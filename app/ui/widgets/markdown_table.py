@@ -7,30 +7,27 @@ is one widget whose Visual wraps each cell's Content into its column and draws t
 around them, the way Textual's grid keylines look; a table that grows while it streams is
 drawn again, not remounted. Columns take their natural width; when the table is too
 wide, the widest columns give way first (their cells wrap) so short columns stay on one
-line. Links in cells still open (Markdown.LinkClicked, as Textual's cells post it).
+line. Links in cells still open, and the text can be selected (drawn_block.py).
 """
 
 from __future__ import annotations
 
 from textual.content import Content
 from textual.css.styles import RulesMap
-from textual.selection import Selection
-from textual.strip import Strip
-from textual.style import Style
-from textual.visual import RenderOptions, Visual
-from textual.widget import Widget
-from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownBlock, MarkdownTable
+
+from .drawn_block import DrawnBlock, LinesVisual
 
 LINE_STYLE = "$foreground 20%"
 HEADER_STYLE = "bold $primary"
 PAD = 1  # blank cells each side of a cell's text
 
 
-class TableVisual(Visual):
+class TableVisual(LinesVisual):
     """Headers and rows of Content drawn as a grid, wrapped to the width it is given."""
 
     def __init__(self, headers: list[Content], rows: list[list[Content]]) -> None:
+        super().__init__()
         self.columns = max([len(headers), *(len(row) for row in rows)])
         blank = Content("")
         self.headers = [*headers, *[blank] * (self.columns - len(headers))]
@@ -39,7 +36,6 @@ class TableVisual(Visual):
             max(1, max(cell.cell_length for cell in [self.headers[i], *(row[i] for row in self.rows)]))
             for i in range(self.columns)
         ]
-        self._drawn: tuple[int, list[Content]] | None = None
 
     @property
     def _frame(self) -> int:
@@ -70,9 +66,7 @@ class TableVisual(Visual):
                 spare -= 1
         return widths
 
-    def lines(self, width: int) -> list[Content]:
-        if self._drawn is not None and self._drawn[0] == width:
-            return self._drawn[1]
+    def draw(self, width: int) -> list[Content]:
         widths = self.widths(width)
         line = LINE_STYLE
 
@@ -95,42 +89,16 @@ class TableVisual(Visual):
         for row in self.rows:
             drawn += [rule("├", "┼", "┤"), *row_lines(row, "")]
         drawn.append(rule("└", "┴", "┘"))
-        self._drawn = (width, drawn)
         return drawn
 
     def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
         return sum(self._natural) + self._frame
 
-    def get_height(self, rules: RulesMap, width: int) -> int:
-        return len(self.lines(width))
 
-    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
-        # one Content, so a selection's line numbers are the table's (the widget does not wrap it)
-        return Content("\n").join(self.lines(width)).render_strips(width, height, style, options)
-
-
-class TableGrid(Widget):
+class TableGrid(DrawnBlock):
     """Draws a ChatTable."""
 
-    DEFAULT_CSS = "TableGrid { height: auto; width: 1fr; text-wrap: nowrap; }"
-
-    def __init__(self, headers: list[Content], rows: list[list[Content]]) -> None:
-        super().__init__()
-        self.visual = TableVisual(headers, rows)
-
-    def show(self, headers: list[Content], rows: list[list[Content]]) -> None:
-        self.visual = TableVisual(headers, rows)
-        self.refresh(layout=True)
-
-    def render(self) -> Visual:
-        return self.visual
-
-    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        text = "\n".join(line.plain for line in self.visual.lines(self.content_size.width))
-        return selection.extract(text), "\n"
-
-    async def action_link(self, href: str) -> None:
-        self.post_message(Markdown.LinkClicked(self.query_ancestor(Markdown), href))
+    visual: TableVisual
 
 
 class ChatTable(MarkdownTable):
@@ -138,12 +106,12 @@ class ChatTable(MarkdownTable):
 
     def compose(self):
         self._headers, self._rows = self._get_headers_and_rows()
-        yield TableGrid(self._headers, self._rows)
+        yield TableGrid(TableVisual(self._headers, self._rows))
 
     async def _update_from_block(self, block: MarkdownBlock) -> None:
         """A table that grew while it streams: drawn again."""
         if isinstance(block, MarkdownTable) and self.is_mounted:
             self._headers, self._rows = block._get_headers_and_rows()
-            self.query_one(TableGrid).show(self._headers, self._rows)
+            self.query_one(TableGrid).show(TableVisual(self._headers, self._rows))
             return
         await super()._update_from_block(block)
