@@ -29,6 +29,8 @@ def test_columns_take_their_natural_width_and_the_widest_give_way_first():
     assert grid.widths(40 + frame) == [2, 12, 26]  # the notes give way; the short ones stay whole
     assert grid.widths(20 + frame) == [2, 9, 9]  # then the two widest share what is left
     assert grid.widths(1) == [1, 1, 1]  # never below one cell
+    url = table(["link", "what"], [["https://example.com/a/long/path", "words " * 10]])
+    assert url.widths(40 + 3 + 4) == [31, 9]  # no word is broken while the longest words fit
 
 
 def test_a_narrow_table_wraps_its_cells_and_keeps_the_grid_straight():

@@ -32,10 +32,7 @@ class TableVisual(LinesVisual):
         blank = Content("")
         self.headers = [*headers, *[blank] * (self.columns - len(headers))]
         self.rows = [[*row, *[blank] * (self.columns - len(row))] for row in rows]
-        self._natural = [
-            max(1, max(cell.cell_length for cell in [self.headers[i], *(row[i] for row in self.rows)]))
-            for i in range(self.columns)
-        ]
+        self._natural = [max(1, *(cell.cell_length for cell in self._column(i))) for i in range(self.columns)]
 
     @property
     def _frame(self) -> int:
@@ -43,20 +40,25 @@ class TableVisual(LinesVisual):
         return self.columns + 1 + 2 * PAD * self.columns
 
     def widths(self, width: int) -> list[int]:
-        """Each column's text width at `width`: the natural ones if they fit, else the widest
-        are cut down to one common width, the largest that fits (each keeps at least 1)."""
+        """Each column's text width at `width`: the natural ones if they fit; else the widest
+        are cut down to one common width, the largest that fits, none below its longest word
+        (so words are not broken) if that can be; else none below one cell."""
         room = max(self.columns, width - self._frame)
         natural = self._natural
         if sum(natural) <= room:
             return list(natural)
+        floors = self._longest_words()
+        if sum(floors) > room:
+            floors = [1] * self.columns
+
+        def at(cap: int) -> list[int]:
+            return [max(floor, min(n, cap)) for n, floor in zip(natural, floors, strict=True)]
+
         low, high = 1, max(natural)
-        while low < high:  # the largest cap with sum(min(n, cap)) <= room
+        while low < high:  # the largest cap that fits
             cap = (low + high + 1) // 2
-            if sum(min(n, cap) for n in natural) <= room:
-                low = cap
-            else:
-                high = cap - 1
-        widths = [min(n, low) for n in natural]
+            low, high = (cap, high) if sum(at(cap)) <= room else (low, cap - 1)
+        widths = at(low)
         spare = room - sum(widths)
         for index in sorted(range(self.columns), key=lambda i: -natural[i]):  # what is left, widest first
             if spare <= 0:
@@ -65,6 +67,13 @@ class TableVisual(LinesVisual):
                 widths[index] += 1
                 spare -= 1
         return widths
+
+    def _longest_words(self) -> list[int]:
+        words = [[word for cell in self._column(i) for word in cell.plain.split()] for i in range(self.columns)]
+        return [max(1, *map(len, column)) for column in words]
+
+    def _column(self, index: int) -> list[Content]:
+        return [self.headers[index], *(row[index] for row in self.rows)]
 
     def draw(self, width: int) -> list[Content]:
         widths = self.widths(width)
