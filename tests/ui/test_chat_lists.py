@@ -4,6 +4,7 @@ drawn as Textual's own list widgets draw them; Textual's widgets for any other l
 from __future__ import annotations
 
 import pytest
+from support.driving import screen_lines
 from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownBullet, MarkdownFence
@@ -57,7 +58,7 @@ async def drawn(markdown: type[Markdown], text: str) -> tuple[list[str], App]:
     app = Shows(markdown, text)
     async with app.run_test(size=(50, 40)) as pilot:
         await pilot.pause()
-        return [strip.text.rstrip() for strip in app.screen._compositor.render_strips()], app
+        return [line.rstrip() for line in screen_lines(app)], app
 
 
 async def test_a_list_of_text_is_one_widget_drawn_as_textual_draws_it():
@@ -74,7 +75,7 @@ async def test_a_list_with_a_code_block_in_an_item_is_left_to_textuals_widgets()
         await pilot.pause()
         assert not app.query(ListDrawing)
         assert app.query(MarkdownFence) and app.query(MarkdownBullet)
-        lines = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+        lines = [line.rstrip() for line in screen_lines(app)]
     textuals, _ = await drawn(Markdown, WITH_CODE)
     assert lines[:12] == textuals[:12]
 
@@ -94,7 +95,7 @@ async def test_a_streamed_list_is_drawn_again_as_it_grows_not_remounted():
         await pilot.pause()
         assert app.query_one(ListDrawing) is drawing, "the same widget, drawn again"
         assert len(app.query(ListDrawing)) == 1 and not app.query(MarkdownBullet)
-        lines = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+        lines = [line.rstrip() for line in screen_lines(app)]
         assert lines[2:6] == ["  • one", "  • two", "  • three and more", "    ▪ nested"]
 
 

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, open_tagged, send_in_new_thread, tag, wait_for, wait_ready
+from support.driving import (
+    TERMINAL,
+    make_app,
+    open_tagged,
+    screen_lines,
+    send_in_new_thread,
+    tag,
+    wait_for,
+    wait_ready,
+)
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.selection import Selection
 from textual.widgets._markdown import MarkdownTableCellContents
 from threadbench.ui.widgets.markdown_blocks import ChatMarkdown
 from threadbench.ui.widgets.markdown_table import ChatTable, TableGrid, TableVisual
-
-
-def drawn(app) -> list[str]:
-    """The screen's lines as a person reads them."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 def table(headers: list[str], rows: list[list[str]]) -> TableVisual:
@@ -62,7 +66,7 @@ async def test_a_table_is_drawn_by_one_widget_and_its_text_can_be_selected():
         await pilot.pause()
         grid = app.query_one(TableGrid)
         assert not app.query(MarkdownTableCellContents)
-        assert [line.rstrip() for line in drawn(app)[:5]] == [
+        assert [line.rstrip() for line in screen_lines(app)[:5]] == [
             "  ┌───────┬───────────────┐",
             "  │ name  │ what          │",
             "  ├───────┼───────────────┤",
@@ -91,7 +95,7 @@ async def test_a_streamed_table_is_one_widget_and_the_same_table_when_the_thread
         shown = [grid for grid in chat.query(TableGrid) if grid.region and chat.region.contains_region(grid.region)]
         if shown:  # a table wholly in view is on screen, header and all
             header = shown[0].visual.headers[0].plain
-            assert any(header in line and "│" in line for line in drawn(app))
+            assert any(header in line and "│" in line for line in screen_lines(app))
     metadata = tag()
     await get_client(url=server_url).threads.update(thread_id, metadata=metadata)
     app = make_app(server_url)
