@@ -104,3 +104,20 @@ async def test_edge_lists_match_textual(text):
     ours, _ = await drawn(ChatMarkdown, text)
     textuals, _ = await drawn(Markdown, text)
     assert ours == textuals
+
+
+async def bullet_colors(markdown: type[Markdown], theme: str) -> list:
+    """The colour of each bullet on screen, in `theme`."""
+    app = Shows(markdown, NESTED)
+    async with app.run_test(size=(50, 40)) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        strips = app.screen._compositor.render_strips()
+        return [segment.style.color for strip in strips for segment in strip if segment.text.strip() in ("•", "▪")]
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_bullets_are_coloured_as_textuals_in_a_dark_and_a_light_theme(theme):
+    ours = await bullet_colors(ChatMarkdown, theme)
+    textuals = await bullet_colors(Markdown, theme)
+    assert len(ours) == 8 and ours == textuals

@@ -28,7 +28,8 @@ from textual.widgets._markdown import (
 
 from .drawn_block import DrawnBlock, LinesVisual
 
-BULLET_STYLE = "$text-primary"
+BULLET_STYLES = {"dark": "$text-primary", "light": "$text-secondary"}
+"""As Textual's MarkdownBullet is coloured in a dark theme and in a light one."""
 ORDERED_SUFFIX = ". "
 
 
@@ -77,28 +78,29 @@ def list_model(block: MarkdownList) -> ListModel | None:
     return model
 
 
-def draw_list(model: ListModel, width: int) -> list[Content]:
+def draw_list(model: ListModel, width: int, bullet: str) -> list[Content]:
     lines: list[Content] = []
     for item in model.items:
         hang = len(item.symbol)
         inner_width = max(1, width - hang)
         body: list[Content] = []
         for part in item.parts:
-            body += part.wrap(inner_width) if isinstance(part, Content) else draw_list(part, inner_width)
+            body += part.wrap(inner_width) if isinstance(part, Content) else draw_list(part, inner_width, bullet)
         if not body:
             continue  # as Textual shows an empty item: not at all
-        lines.append(Content.assemble((item.symbol, BULLET_STYLE), body[0]))
+        lines.append(Content.assemble((item.symbol, bullet), body[0]))
         lines += [Content.assemble(" " * hang, line) for line in body[1:]]
     return lines
 
 
 class ListVisual(LinesVisual):
-    def __init__(self, model: ListModel) -> None:
+    def __init__(self, model: ListModel, bullet: str = BULLET_STYLES["dark"]) -> None:
         super().__init__()
         self.model = model
+        self.bullet = bullet
 
     def draw(self, width: int) -> list[Content]:
-        return draw_list(self.model, width)
+        return draw_list(self.model, width, self.bullet)
 
     def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
         return container_width
@@ -108,6 +110,12 @@ class ListDrawing(DrawnBlock):
     """Draws a list of text (DrawnList)."""
 
     visual: ListVisual
+
+    def render(self) -> ListVisual:
+        bullet = BULLET_STYLES["dark" if self.app.current_theme.dark else "light"]
+        if self.visual.bullet != bullet:  # (the theme changed)
+            self.visual = ListVisual(self.visual.model, bullet)
+        return self.visual
 
 
 class DrawnList:
