@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -21,10 +20,23 @@ class UsageError(Exception):
 
 
 def app_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("threadbench")
     except PackageNotFoundError:
         return "0+unknown"
+
+
+class VersionAction(argparse.Action):
+    """--version, looked up only when asked (the package's metadata is read from disk)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"threadbench {app_version()}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="verbose log file, and Textual's devtools (see the app's log in `textual console`; "
         "needs `pip install textual-dev`)",
     )
-    parser.add_argument("--version", action="version", version=f"threadbench {app_version()}")
+    parser.add_argument("--version", action=VersionAction)
     parser.epilog = (
         f"Config file: {config_path()} ($THREADBENCH_CONFIG overrides). "
         "Other commands: `threadbench serve --help` (the app in a browser), "

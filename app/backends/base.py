@@ -8,20 +8,21 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..models import (
-    Assistant,
-    Capabilities,
-    ChatMessage,
-    GraphInfo,
-    RunEvent,
-    RunRequest,
-    ThreadQuery,
-    ThreadState,
-    ThreadSummary,
-)
-from ..server_objects import AssistantInfo, CronJob, RunInfo, StoreItem
+if TYPE_CHECKING:  # (the errors are imported before the models are needed: threadbench.cli)
+    from ..models import (
+        Assistant,
+        Capabilities,
+        ChatMessage,
+        GraphInfo,
+        RunEvent,
+        RunRequest,
+        ThreadQuery,
+        ThreadState,
+        ThreadSummary,
+    )
+    from ..server_objects import AssistantInfo, CronJob, RunInfo, StoreItem
 
 
 class BackendError(Exception):

@@ -140,6 +140,15 @@ def _check_key(api_key: str | None) -> None:
         raise Invalid(f"The API key {problem}.", hint="Type or paste it again.")
 
 
+BACKEND_MODULES = {"10xgraph": "tenxgraph", "deerflow-gateway": "deerflow.gateway", "langgraph": "langgraph.client"}
+"""What make_backend imports for each kind (the app imports it off the event loop at start)."""
+
+
+def backend_module(kind: str) -> str:
+    """The module the backend of `kind` needs (an unknown kind: the one make_backend falls back on)."""
+    return f"{__package__}.{BACKEND_MODULES.get(_ALIASES.get(kind.strip().lower(), ''), BACKEND_MODULES['langgraph'])}"
+
+
 def make_backend(kind: str, url: str, api_key: str | None = None, credentials: Credentials | None = None) -> Backend:
     """The backend for `kind` (one of KINDS) at `url`, logging in with `credentials` if
     given; raises Invalid for a key that cannot be sent in a header (instead of an encoding

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import http.client
 import json
 import os
 import re
@@ -209,6 +208,8 @@ class EmbeddedServer:
             raise LaunchError(self._failure_text())
         # http.client, not httpx: httpx.get builds an SSL context (reads every CA
         # certificate) per call, and that held the GIL away from the UI while it booted.
+        import http.client  # (here: not needed before the app's first frame)
+
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=0.5)
         try:
             connection.request("GET", "/ok")

@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, work
@@ -30,34 +31,20 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
 from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
 
-from ..backends.base import Backend, BackendError, Credentials
-from ..backends.detect import detect_backend_kind, make_backend
 from ..config import Settings
 from ..embedded.launcher import EmbeddedServer, LaunchError
-from ..export import default_file_name, fetch_history, thread_json, thread_markdown
 from ..logs import RedactSecrets, log, setup_logging
-from ..models import ThreadState, ThreadSummary
 from ..run_options import RunOptions
-from ..run_target import thread_graph
 from ..settings_file import remember_theme
 from ..styles import STYLES
 from . import key_characters  # noqa: F401  (names six keys for Textual: see the module)
 from .collector import CHECK_SECONDS, Collector
-from .commands import ThreadbenchCommands
 from .editor import EditorError, edit_in_editor
 from .kept_screens import KeptScreens
 from .key_order import KeysInOrder
-from .main_screen import MainScreen, find_main_screen
-from .regions.inspector import FilterInput
-from .regions.objects import KEPT_SCREENS
-from .screens.choose import ChooseScreen
-from .screens.confirm import ConfirmScreen
-from .screens.connection import Connection, ConnectionScreen
-from .screens.export import ExportScreen
-from .screens.help import HelpScreen, all_binding_ids
+from .shell import ShellScreen, load_main_screen, main_screen_loaded
 from .teardown import Teardown
 from .text import clean, one_line, relative_time
 from .textual_caches import collect as full_collection
@@ -65,10 +52,38 @@ from .textual_caches import lazy_strip_caches
 from .textual_leftovers import empty_replaced_leftovers
 from .textual_timer import steady_frames
 
+if TYPE_CHECKING:  # (imported where used: they load behind the first frame, see shell.py)
+    from textual.command import Provider
+
+    from ..backends.base import Backend, Credentials
+    from ..models import ThreadSummary
+    from .main_screen import MainScreen
+    from .screens.connection import Connection
+
 MAX_SERVER_RESTARTS = 3
+KEYS_PAUSE = 0.1
+"""Seconds with no key, after the first frame, before the main screen loads: a key pressed
+at first sight (ctrl+p) is answered first; the loading thread would take half the
+interpreter's time from the event loop meanwhile."""
+LOADING_SWITCH_INTERVAL = 0.0005
+"""Seconds the loading thread holds the interpreter before the event loop may have it back
+(Python's default, 5 ms, made each step of the palette opening meanwhile wait for it)."""
 WARM_UP_AFTER = 1.0
 """Seconds after start before the highlighters are compiled (the first frames come first)."""
 WARM_LEXERS = ("python", "json", "bash", "javascript", "typescript", "yaml", "toml", "sql", "diff", "text")
+
+
+def threadbench_commands() -> type[Provider]:
+    """The palette's threads and actions (commands.py) once the main screen's modules are
+    loaded; until then Textual's own (importing them here would hold the palette up until
+    the thread loading them is done)."""
+    if not main_screen_loaded():
+        from textual.system_commands import SystemCommandsProvider
+
+        return SystemCommandsProvider
+    from .commands import ThreadbenchCommands
+
+    return ThreadbenchCommands
 
 
 class ThreadbenchApp(App[None]):
@@ -79,9 +94,17 @@ class ThreadbenchApp(App[None]):
     the app's, the first of each opens without parsing the stylesheet again and restyling every
     widget of the app (300-400 ms on a loaded 2-core machine). Their rules are scoped to their
     screens' ids and classes."""
-    COMMANDS = App.COMMANDS | {ThreadbenchCommands}
-    HELP_OWNERS: ClassVar[dict[str, type[DOMNode]]] = {"Main screen": MainScreen, "State filter": FilterInput}
-    """The help screen's groups for the classes threadbench.ui.screens.help may not import (they sit above it)."""
+    COMMANDS = App.COMMANDS | {threadbench_commands}
+
+    @staticmethod
+    def help_owners() -> dict[str, type[DOMNode]]:
+        """The help screen's groups for the classes threadbench.ui.screens.help may not import
+        (they sit above it)."""
+        from .main_screen import MainScreen
+        from .regions.inspector import FilterInput
+
+        return {"Main screen": MainScreen, "State filter": FilterInput}
+
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),
         Binding("f1,question_mark", "help", "Help", id="app.help", tooltip="Help: every key"),
@@ -165,6 +188,8 @@ class ThreadbenchApp(App[None]):
         self.run_options = run_options_from(settings.run_options)
         self._dialog_since = 0.0
         """When the newest dialog opened (Textual's event clock)."""
+        self.last_key = 0.0
+        """When the newest key came (time.monotonic)."""
         self.keys_in_order = KeysInOrder(self)
         self.graphs: list[str] = []
         """The graphs the server runs, as far as it lets us see (threadbench.run_target)."""
@@ -182,7 +207,8 @@ class ThreadbenchApp(App[None]):
         empty_replaced_leftovers()
         steady_frames()
         self.teardown = Teardown(self)
-        self.kept_screens = KeptScreens(self, KEPT_SCREENS)
+        self.kept_screens = KeptScreens(self, {})
+        """The kept dialogs (their modules load behind the first frame: see _main_screen_loaded)."""
         self.keymap: dict[str, str] = dict(settings.keymap)
         self._theme_ready = False
         self.log_path = setup_logging(
@@ -224,6 +250,8 @@ class ThreadbenchApp(App[None]):
     def assistant_of(self, thread: ThreadSummary | None, thread_id: str | None = None) -> str:
         """Where a run on a thread goes: the user's pick, the graph picked for this thread,
         the thread's own graph, else the server's only graph ("": unknown, ask the user)."""
+        from ..run_target import thread_graph
+
         thread_id = thread.thread_id if thread is not None else thread_id
         only = self.graphs[0] if len(self.graphs) == 1 and self.graphs_complete else ""
         picked = self.thread_targets.get(thread_id or "", "")
@@ -235,10 +263,7 @@ class ThreadbenchApp(App[None]):
         self.set_interval(CHECK_SECONDS, self.when_idle)
         self.apply_config()
         self.set_timer(WARM_UP_AFTER, self.warm_up)
-        if self._given_backend is not None:
-            self.backend = self._given_backend
-            self.push_screen(MainScreen())
-        elif self.settings.embedded:
+        if self._given_backend is None and self.settings.embedded:
             self.server = EmbeddedServer(self.settings.data_dir, graph=self.settings.graph, config=self.settings.config)
             self.starting_text = "starting embedded server…"
             try:
@@ -246,9 +271,51 @@ class ThreadbenchApp(App[None]):
             except (LaunchError, OSError) as error:
                 self.fail(str(error))
                 return
-            self.push_screen(MainScreen())
             self.wait_for_server()
+        if main_screen_loaded():
+            self._main_screen_loaded()
         else:
+            self.push_screen(ShellScreen(self.starting_text or f"connecting to {self.settings.url}…"))
+            self.call_after_refresh(self._load_when_keys_pause, KEYS_PAUSE)
+
+    def _load_when_keys_pause(self, wait: float) -> None:
+        """Load the main screen once no key came for KEYS_PAUSE (after the first frame)."""
+        wait = max(wait, self.last_key + KEYS_PAUSE - time.monotonic())
+        if wait > 0:
+            self.set_timer(wait, lambda: self._load_when_keys_pause(0))
+        else:
+            self._load_main_screen()
+
+    @work(thread=True, group="start")
+    def _load_main_screen(self) -> None:
+        """The main screen's modules (and the backend's, for a server given by URL), off the
+        event loop (shell.py)."""
+        switching = sys.getswitchinterval()
+        sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
+        try:
+            load_main_screen()
+            if self._given_backend is None and not self.settings.embedded:
+                from ..backends.detect import backend_module
+
+                importlib.import_module(backend_module(self.backend_kind))
+        finally:
+            sys.setswitchinterval(switching)
+        if not get_current_worker().is_cancelled:  # (the app quit meanwhile)
+            self.call_from_thread(self._main_screen_loaded)
+
+    def _main_screen_loaded(self) -> None:
+        """The main screen in place of the shell (once any dialog over it is closed), handed
+        the keys the shell held."""
+        from .main_screen import MainScreen
+        from .regions.objects import KEPT_SCREENS
+
+        self.kept_screens = KeptScreens(self, KEPT_SCREENS)
+        if self._given_backend is not None:
+            self.backend = self._given_backend
+        elif not self.settings.embedded:
+            from ..backends.base import BackendError
+            from ..backends.detect import make_backend
+
             assert self.settings.url is not None
             try:
                 backend = make_backend(
@@ -258,14 +325,29 @@ class ThreadbenchApp(App[None]):
                 self.fail(error.with_hint().strip())
                 return
             self.backend = self._wrap_backend(backend)
+        self._check_keymap()
+        shell = next((screen for screen in self.screen_stack if isinstance(screen, ShellScreen)), None)
+        if shell is None:
             self.push_screen(MainScreen())
+        else:
+            shell.replace_with(MainScreen)
+
+    @property
+    def main_screen(self) -> MainScreen | None:
+        """The main screen, under any dialogs; None while its modules load (shell.py)."""
+        if not main_screen_loaded():
+            return None
+        from .main_screen import find_main_screen
+
+        return find_main_screen(self)
 
     def when_idle(self) -> None:
         """Every CHECK_SECONDS: a full collection if one is due, else, the user idle, one kept
         dialog built ahead (each is a pause of its own: one per check)."""
         if self.collector.tick() or not self.collector.user_idle:
             return
-        if self.backend is not None and isinstance(self.screen, MainScreen):
+        main = self.main_screen
+        if self.backend is not None and main is not None and main is self.screen:
             self.kept_screens.build_ahead(self.backend)
 
     @work(thread=True, exit_on_error=False, group="warm-up")
@@ -288,7 +370,9 @@ class ThreadbenchApp(App[None]):
             self.call_from_thread(self.fail, str(error))
             return
         log.info("embedded server ready at %s", self.server.url)
-        importlib.import_module("threadbench.backends.langgraph.client")  # here, not on the event loop: a 200 ms stall
+        # here, not on the event loop: a 200 ms stall
+        importlib.import_module("threadbench.backends.detect")
+        importlib.import_module("threadbench.backends.langgraph.client")
 
         self.call_from_thread(self._server_ready)
 
@@ -297,14 +381,13 @@ class ThreadbenchApp(App[None]):
         self.starting_text = ""
         if self._switched:
             return  # the user connected elsewhere meanwhile; the server stays for ctrl+o
+        from ..backends.detect import make_backend
+
         self.backend = self._wrap_backend(make_backend("langgraph", self.server.url, None))
         self.connection_url = self.server.url
-        if isinstance(self.screen, MainScreen):
-            self.screen.backend_ready()
-        else:
-            for screen in self.screen_stack:
-                if isinstance(screen, MainScreen):
-                    screen.backend_ready()
+        main = self.main_screen
+        if main is not None:  # (else the main screen finds the backend when it is mounted)
+            main.backend_ready()
 
     def _fatal_error(self) -> None:
         """Textual's crash report, without the local variables of every frame (Textual shows
@@ -375,6 +458,8 @@ class ThreadbenchApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.collector.input_seen()
+        if isinstance(event, events.Key):
+            self.last_key = time.monotonic()
         if not isinstance(event, events.Key) or event.is_forwarded:  # (a key climbing back up is forwarded)
             await super().on_event(event)
             return
@@ -409,10 +494,6 @@ class ThreadbenchApp(App[None]):
     def apply_config(self) -> None:
         problems = list(self.settings.config_problems)
         if self.keymap:
-            known = all_binding_ids(type(self))
-            unknown = sorted(set(self.keymap) - known)
-            if unknown:
-                problems.append("[keymap] unknown binding ids (see the help screen, f1): " + ", ".join(unknown))
             self.set_keymap(self.keymap)
         if self.settings.theme:
             try:
@@ -421,8 +502,19 @@ class ThreadbenchApp(App[None]):
                 problems.append(f"unknown theme {self.settings.theme!r}: pick one with ctrl+t")
         self._theme_ready = True
         for problem in problems:
-            log.warning("config: %s", problem)
-            self.notify(problem, title="Config file", severity="warning", timeout=8, markup=False)
+            self._config_problem(problem)
+
+    def _check_keymap(self) -> None:
+        """Say which ids in the keymap no binding has (once every screen's module is loaded)."""
+        from .screens.help import all_binding_ids
+
+        unknown = sorted(set(self.keymap) - all_binding_ids(type(self))) if self.keymap else []
+        if unknown:
+            self._config_problem("[keymap] unknown binding ids (see the help screen, f1): " + ", ".join(unknown))
+
+    def _config_problem(self, problem: str) -> None:
+        log.warning("config: %s", problem)
+        self.notify(problem, title="Config file", severity="warning", timeout=8, markup=False)
 
     def watch_theme(self, theme: str) -> None:
         """Remember the theme the user picks (ctrl+t or the palette) in the config file."""
@@ -442,6 +534,8 @@ class ThreadbenchApp(App[None]):
     # -- help, palette, theme ----------------------------------------------------------------------
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:
@@ -450,6 +544,8 @@ class ThreadbenchApp(App[None]):
     # -- connection ----------------------------------------------------------------------------------
 
     def action_connect(self) -> None:
+        from .screens.connection import ConnectionScreen
+
         self.push_screen(
             ConnectionScreen(
                 self.settings.profiles,
@@ -480,6 +576,9 @@ class ThreadbenchApp(App[None]):
         self, url: str, api_key: str | None, kind: str = "auto", credentials: Credentials | None = None
     ) -> tuple[Backend, str]:
         """A checked backend for `url` and its kind (detected when "auto"); raises BackendError."""
+        from ..backends.base import BackendError
+        from ..backends.detect import detect_backend_kind, make_backend
+
         if kind == "auto":
             kind = await detect_backend_kind(url, api_key, credentials=credentials)
         backend = self._wrap_backend(make_backend(kind, url, api_key, credentials))
@@ -502,6 +601,8 @@ class ThreadbenchApp(App[None]):
         """Connect to `url` (logging in with `credentials`, if given); on success the old
         backend is closed and the main screen reloads. On failure nothing changes and the
         user is told why. The key and the password are never logged."""
+        from ..backends.base import BackendError
+
         self._redact(api_key)
         self._redact(credentials.password if credentials else None)
         self.notify(f"Connecting to {url}…", timeout=2, markup=False)
@@ -519,6 +620,8 @@ class ThreadbenchApp(App[None]):
 
     async def use_backend(self, backend: Backend, kind: str, url: str, profile: str | None = None) -> None:
         """Show `backend` from now on: the old one is closed and the main screen made again."""
+        from .main_screen import MainScreen
+
         old, self.backend = self.backend, backend
         self.backend_kind = kind
         self.connection_url = url
@@ -597,7 +700,7 @@ class ThreadbenchApp(App[None]):
             if backend is not None:
                 self.backend = self._recorder(backend, folder)
             self.notify(f"Recording every run to {folder} (F8 stops, F9 replays)", timeout=4, markup=False)
-        main = find_main_screen(self)
+        main = self.main_screen
         if main is not None:
             main.connection.show()
 
@@ -624,6 +727,8 @@ class ThreadbenchApp(App[None]):
             for info in found
         ]
         text = f"Newest first, from {folder}. A replay needs no server: ctrl+o connects to one again."
+        from .screens.choose import ChooseScreen
+
         self.push_screen(ChooseScreen("Replay a recording", text, choices), callback=self._replay_chosen)
 
     def _replay_chosen(self, path: str | None) -> None:
@@ -656,7 +761,7 @@ class ThreadbenchApp(App[None]):
     # -- export, clipboard, editor --------------------------------------------------------------------
 
     def action_export_thread(self) -> None:
-        main = find_main_screen(self)
+        main = self.main_screen
         if main is None or self.backend is None:
             return
         thread_id = main.thread_id or main.thread_list.highlighted_thread_id
@@ -667,8 +772,14 @@ class ThreadbenchApp(App[None]):
 
     @work(group="export", exclusive=True, exit_on_error=False)
     async def export_thread(self, thread_id: str) -> None:
+        from ..backends.base import BackendError
+        from ..export import default_file_name, fetch_history, thread_json, thread_markdown
+        from ..models import ThreadState
+        from .screens.confirm import ConfirmScreen
+        from .screens.export import ExportScreen
+
         backend = self.backend
-        main = find_main_screen(self)
+        main = self.main_screen
         assert backend is not None and main is not None
         summary = main.thread_list.thread(thread_id)
         stem = default_file_name(summary, ThreadState(thread_id=thread_id), "md").removesuffix(".md")
@@ -701,7 +812,7 @@ class ThreadbenchApp(App[None]):
         self.notify(f"Exported to {request.path}", timeout=4, markup=False)
 
     def action_copy_reply(self) -> None:
-        main = find_main_screen(self)
+        main = self.main_screen
         state = main.thread_state if main is not None else None
         messages = state.messages if state is not None else []
         reply = next((m for m in reversed(messages) if m.type == "ai" and m.text.strip()), None)
@@ -713,6 +824,8 @@ class ThreadbenchApp(App[None]):
 
     def action_edit_in_editor(self) -> None:
         """Edit the focused text box (the composer, the state editor, an answer) in $EDITOR."""
+        from textual.widgets import Input, TextArea
+
         widget = self.focused
         if isinstance(widget, TextArea):
             text, suffix = widget.text, ".json" if widget.language == "json" else ".md"

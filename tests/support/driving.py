@@ -11,6 +11,9 @@ from pathlib import Path
 
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
+from threadbench.ui.shell import load_main_screen
+
+load_main_screen()  # an app made here starts on its main screen (the first frame's outline: tests/ui/test_shell.py)
 
 # Earlier than any timestamp the server writes, so every relative time reads "now".
 FIXED_NOW = datetime(2026, 1, 1, tzinfo=UTC)

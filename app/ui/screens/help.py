@@ -48,7 +48,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     """(group title, class, include the keys it inherits from Textual's widget).
 
     The main screen and the region widgets sit above the screens (they push them), so this
-    module does not import them: the app names them in `HELP_OWNERS` (group title -> class)."""
+    module does not import them: the app names them (`help_owners()`: group title -> class)."""
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
     from ..widgets.state_tree import StateTree, TextViewScreen
@@ -75,7 +75,8 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from .runs import RunsScreen
     from .store import StoreScreen
 
-    owners: dict[str, type[DOMNode]] = getattr(app_class, "HELP_OWNERS", {})
+    help_owners = getattr(app_class, "help_owners", None)
+    owners: dict[str, type[DOMNode]] = help_owners() if help_owners is not None else {}
     listed: list[tuple[str, type[DOMNode] | None, bool]] = [
         ("Everywhere", app_class, False),
         ("Main screen", owners.get("Main screen"), False),
