@@ -6,7 +6,7 @@ screen's modules (the models and pydantic, the regions, the Markdown parser, the
 500-800 ms more. Imported before the first frame, they kept the screen blank and the keys
 unanswered for a second (bench/startup.py). So the app shows this outline first (the panes
 where the main screen puts them, and what it is waiting for) and loads them in a thread: the
-event loop answers meanwhile (ctrl+p, ctrl+q, ctrl+t). Any other key typed is held here and
+event loop answers meanwhile (the palette, ctrl+q: the app's priority keys). Any other key typed is held here and
 handed to the main screen, in order, once it is up: what the user typed is not lost.
 """
 
