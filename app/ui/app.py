@@ -275,7 +275,8 @@ class ThreadbenchApp(App[None]):
         if main_screen_loaded():
             self._main_screen_loaded()
         else:
-            self.push_screen(ShellScreen(self.starting_text or f"connecting to {self.settings.url}…"))
+            waiting = f"connecting to {self.settings.url}…" if self._given_backend is None else "loading…"
+            self.push_screen(ShellScreen(self.starting_text or waiting))
             self.call_after_refresh(self._load_when_keys_pause, KEYS_PAUSE)
 
     def _load_when_keys_pause(self, wait: float) -> None:
