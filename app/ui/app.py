@@ -368,7 +368,8 @@ class ThreadbenchApp(App[None]):
         try:
             self.server.wait_ready(timeout=120)
         except LaunchError as error:
-            self.call_from_thread(self.fail, str(error))
+            if self.is_running:  # (else the app is quitting, and stopped the server itself)
+                self.call_from_thread(self.fail, str(error))
             return
         log.info("embedded server ready at %s", self.server.url)
         # here, not on the event loop: a 200 ms stall
