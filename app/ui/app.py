@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -65,9 +64,6 @@ KEYS_PAUSE = 0.1
 """Seconds with no key, after the first frame, before the main screen loads: a key pressed
 at first sight (ctrl+p) is answered first; the loading thread would take half the
 interpreter's time from the event loop meanwhile."""
-LOADING_SWITCH_INTERVAL = 0.0005
-"""Seconds the loading thread holds the interpreter before the event loop may have it back
-(Python's default, 5 ms, made each step of the palette opening meanwhile wait for it)."""
 WARM_UP_AFTER = 1.0
 """Seconds after start before the highlighters are compiled (the first frames come first)."""
 WARM_LEXERS = ("python", "json", "bash", "javascript", "typescript", "yaml", "toml", "sql", "diff", "text")
@@ -291,16 +287,11 @@ class ThreadbenchApp(App[None]):
     def _load_main_screen(self) -> None:
         """The main screen's modules (and the backend's, for a server given by URL), off the
         event loop (shell.py)."""
-        switching = sys.getswitchinterval()
-        sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
-        try:
-            load_main_screen()
-            if self._given_backend is None and not self.settings.embedded:
-                from ..backends.detect import backend_module
+        load_main_screen()
+        if self._given_backend is None and not self.settings.embedded:
+            from ..backends.detect import backend_module
 
-                importlib.import_module(backend_module(self.backend_kind))
-        finally:
-            sys.setswitchinterval(switching)
+            importlib.import_module(backend_module(self.backend_kind))
         if not get_current_worker().is_cancelled:  # (the app quit meanwhile)
             self.call_from_thread(self._main_screen_loaded)
 
