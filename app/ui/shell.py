@@ -86,9 +86,13 @@ class ShellScreen(Screen):
         make, self._main = self._main, None
         main = make()
         await self.app.switch_screen(main)
-        held, self.held = self.held, []
-        # after the main screen's resume, which gives the focus: the keys go where it went
-        main.call_later(lambda: [self.app.post_message(key) for key in held])
+        app, held, self.held = self.app, self.held, []
+
+        def hand_on() -> None:
+            for key in held:
+                app.post_message(key)
+
+        main.call_later(hand_on)  # after the main screen's resume, which gives the focus
 
     def on_key(self, event: events.Key) -> None:
         """Not a key of the app's own: kept for the main screen (see `held`)."""
