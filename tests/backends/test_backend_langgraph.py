@@ -324,6 +324,23 @@ async def test_state_history_paging_and_fork(backend: LangGraphBackend) -> None:
 
 
 @pytest.mark.server
+async def test_checkpoints_share_the_messages_they_repeat(backend: LangGraphBackend) -> None:
+    """Every checkpoint holds the whole conversation: each message is read once and held once."""
+    thread = await backend.create_thread(graph_id="be_chat")
+    for number in range(3):
+        await backend.update_state(
+            thread.thread_id, {"messages": [{"type": "human", "content": f"m{number}"}]}, as_node="model"
+        )
+    history = [state for state in await backend.get_history(thread.thread_id, limit=10) if state.messages]
+    head = await backend.get_state(thread.thread_id)
+    assert [len(state.messages) for state in history] == [3, 2, 1]
+    first, first_dict = history[-1].messages[0], history[-1].values["messages"][0]
+    for state in [head, *history]:
+        assert state.messages[0] is first and state.values["messages"][0] is first_dict
+    assert head.messages[2] is history[0].messages[2] and head.messages[2].text == "m2"
+
+
+@pytest.mark.server
 async def test_title_written_through_update_state(backend: LangGraphBackend) -> None:
     thread = await backend.create_thread(graph_id="be_chat", supersteps=[human("first words")])
     await backend.update_state(thread.thread_id, {"title": "Named by hand"}, as_node="model")

@@ -257,3 +257,35 @@ async def test_a_step_in_time_is_painted_in_one_frame_with_its_state_and_chat(se
         assert any(cursor for cursor, _, _ in frames), "no step painted"
         torn = [frame for frame in frames if frame[0] != frame[1] or len(set(frame[2].split("="))) != 1]
         assert torn == []
+
+
+async def test_after_a_run_the_timeline_reads_only_the_checkpoints_it_wrote(server_url):
+    """Checkpoints never change: after a run the timeline reads the newest page, finds the
+    head it showed in it, and keeps the rows it had (a session of long runs read and kept
+    the older pages again after every run)."""
+    thread_id = await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        timeline = app.screen.query_one(Inspector).timeline
+        await wait_for(pilot, lambda: timeline.exhausted, what="the whole history shown")
+        before = [c.checkpoint_id for c in timeline.checkpoints]
+        reads: list[dict] = []
+        real_read = app.backend.get_history
+
+        async def counted_read(thread_id: str, **kwargs):  # a spy: the real server answers
+            reads.append(kwargs)
+            return await real_read(thread_id, **kwargs)
+
+        app.backend.get_history = counted_read
+        app.screen.query_one("#composer").focus()
+        await pilot.press(*"once more", "enter")
+        client = get_client(url=server_url)
+        await wait_for(pilot, lambda: len(timeline.checkpoints) > len(before), what="the run's checkpoints")
+        history = await client.threads.get_history(thread_id, limit=100)
+        assert [c.checkpoint_id for c in timeline.checkpoints] == [h["checkpoint"]["checkpoint_id"] for h in history]
+        assert [c.checkpoint_id for c in timeline.checkpoints][-len(before) :] == before
+        assert reads == [{"limit": 5}]  # one page: the head it showed was in it
+        options = timeline.option_list
+        assert str(options.get_option_at_index(options.option_count - 1).prompt) == "start of the thread"
+        assert timeline.selected is timeline.checkpoints[0]  # the cursor on the new head

@@ -51,6 +51,7 @@ from .mapping import (
     thread_from_dict,
 )
 from .objects import ServerObjects
+from .shared_messages import SharedMessages
 from .streaming import StreamPosition
 
 THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
@@ -67,6 +68,7 @@ class LangGraphBackend(ServerObjects, Connection):
         """(url, api_key=None, *, timeout=None, credentials=None): see Connection."""
         super().__init__(*args, **kwargs)
         self.capabilities = Capabilities()
+        self._messages = SharedMessages()
         self._extract = True  # False once a server refused or ignored `extract`
         self._assistant_ids: dict[str, str] = {}
 
@@ -227,7 +229,7 @@ class LangGraphBackend(ServerObjects, Connection):
         state = await self._call(
             doing, lambda c: c.threads.get_state(thread_id, checkpoint_id=checkpoint_id or None), retry=True
         )
-        return state_from_dict(state, thread_id)
+        return state_from_dict(state, thread_id, self._messages)
 
     async def get_history(self, thread_id: str, *, limit: int = 20, before: str | None = None) -> list[ThreadState]:
         cursor = self._history_cursor(before) if before else None
@@ -238,7 +240,9 @@ class LangGraphBackend(ServerObjects, Connection):
         )
         # In a thread: a page of checkpoints of a long thread is tens of thousands of
         # messages to read, and the event loop keeps drawing meanwhile.
-        return await asyncio.to_thread(lambda: [state_from_dict(item, thread_id) for item in items or []])
+        return await asyncio.to_thread(
+            lambda: [state_from_dict(item, thread_id, self._messages) for item in items or []]
+        )
 
     @staticmethod
     def _history_cursor(checkpoint_id: str) -> Any:

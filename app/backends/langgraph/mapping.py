@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 from pydantic import BaseModel, ValidationError
@@ -24,6 +24,9 @@ from ...models import (
     ThreadSummary,
     ToolCall,
 )
+
+if TYPE_CHECKING:
+    from .shared_messages import SharedMessages
 
 TITLE_LENGTH = 80
 THREAD_STATUSES = frozenset({"idle", "busy", "interrupted", "error"})
@@ -416,9 +419,10 @@ def _checkpoint_id(d: dict[str, Any], key: str, config_key: str) -> str:
     return _str(_dict(_dict(d.get(config_key)).get("configurable")).get("checkpoint_id"))
 
 
-def state_from_dict(d: Any, thread_id: str = "") -> ThreadState:
+def state_from_dict(d: Any, thread_id: str = "", shared: SharedMessages | None = None) -> ThreadState:
     """A ThreadState from get_state / a history item. Interrupts come from the top-level
-    `interrupts` and from tasks[].interrupts, de-duplicated by id, with task_id and node set."""
+    `interrupts` and from tasks[].interrupts, de-duplicated by id, with task_id and node set.
+    With `shared`, messages read before are not read again (shared_messages.py)."""
     d = _dict(d)
     values = d.get("values")
     tasks: list[TaskInfo] = []
@@ -456,7 +460,7 @@ def state_from_dict(d: Any, thread_id: str = "") -> ThreadState:
         ThreadState,
         thread_id=thread_id or _str(checkpoint.get("thread_id")),
         values=values if isinstance(values, dict) else ({} if values is None else {"__root__": values}),
-        messages=messages_from_values(values),
+        messages=shared.read_values(values) if shared is not None else messages_from_values(values),
         next=[_str(node) for node in _list(d.get("next"))],
         tasks=tasks,
         interrupts=interrupts,

@@ -113,13 +113,30 @@ class InspectorHistory(TabbedContent):
                 backend.capabilities.reason or f"{backend.capabilities.name} keeps no checkpoint history."
             )
             return
+        known = self._shown_checkpoints(thread_id)
         try:
-            page = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
+            fresh = await backend.get_history(thread_id, limit=FIRST_HISTORY_PAGE)
+            exhausted = len(fresh) < FIRST_HISTORY_PAGE
+            if known and not exhausted and _position(fresh, known[0]) is None:
+                page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=fresh[-1].checkpoint_id)
+                fresh, exhausted = fresh + page, len(page) < HISTORY_PAGE
         except BackendError as error:
             report(self, error, "Loading the checkpoint history")
             return
-        if thread_id == self._open_thread_id:
-            self.show_checkpoints(page, exhausted=len(page) < FIRST_HISTORY_PAGE)
+        if thread_id != self._open_thread_id:
+            return
+        known = self._shown_checkpoints(thread_id)  # (an older page may have come meanwhile)
+        newer = _position(fresh, known[0]) if known else None
+        if newer is not None:
+            self.show_checkpoints(fresh[:newer] + known, exhausted=self.timeline.exhausted)
+        else:
+            self.show_checkpoints(fresh, exhausted=exhausted)
+
+    def _shown_checkpoints(self, thread_id: str) -> list[ThreadState]:
+        """The timeline's checkpoints if they are `thread_id`'s: after a run, an edit or a
+        fork, only the checkpoints newer than these are read (they never change)."""
+        shown = self.timeline.checkpoints
+        return list(shown) if shown and shown[0].thread_id == thread_id else []
 
     @on(Timeline.NeedMore)
     def _history_need_more(self, event: Timeline.NeedMore) -> None:
@@ -328,3 +345,9 @@ class InspectorHistory(TabbedContent):
         if text is None:
             return
         self.post_message(self.ResendRequested(thread_id, fork_point, text))
+
+
+def _position(checkpoints: list[ThreadState], checkpoint: ThreadState) -> int | None:
+    """Where `checkpoint` is in `checkpoints` (None if it is not, or has no id to tell)."""
+    wanted = checkpoint.checkpoint_id
+    return next((index for index, c in enumerate(checkpoints) if wanted and c.checkpoint_id == wanted), None)
