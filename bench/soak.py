@@ -7,8 +7,10 @@ chat then holds 200 messages, the newest mounted and the rest paged in on demand
 
     rss growth   VmRSS of the benchmark process after the last run minus after the first
                  (the first run loads what any first reply loads: Markdown parser, code
-                 highlighting). A collection runs before each reading. The growth from
-                 before the first run is in the note.
+                 highlighting). Before each reading a full collection runs and its freed
+                 memory goes back to the system, as the app does itself once the user is
+                 idle (app/ui/collector.py, heap.py). The growth from before the first run
+                 is in the note.
     stall        lateness of a 5 ms timer on the app's event loop during each run: the worst
                  and the 99th percentile of the first runs against the last runs (5 each).
 
@@ -21,6 +23,7 @@ import asyncio
 import gc
 
 from langgraph_sdk import get_client
+from threadbench.ui import heap
 
 from bench.common import (
     StallMeter,
@@ -61,6 +64,7 @@ async def one_run(app, tail: str) -> list[float]:
 
 def rss_now() -> float:
     gc.collect()
+    heap.give_back()
     return rss_mb()
 
 

@@ -85,3 +85,32 @@ async def test_home_end_and_a_new_message_jump_the_window() -> None:
         await pilot.pause()
         assert mounted(chat)[-2:] == [f"m{COUNT - 1}", "new"] and len(mounted(chat)) <= MOUNTED
         assert not chat.query(".less-marker")
+
+
+async def test_a_growing_conversation_keeps_a_window_at_its_end() -> None:
+    """A long session lays out as few messages at its end as at its start: while the view
+    follows the end, the messages above the newest few screens go, and come back from the top."""
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat = app.query_one(ChatLog)
+        await chat.show_messages(thread()[:2])
+        for n in range(2, 120):
+            await chat.add_message(thread()[n])
+        await pilot.pause()
+        assert len(chat.messages) == 120
+        assert 10 < len(mounted(chat)) <= 40 and mounted(chat)[-1] == "m119"
+        assert chat.scroll_y == chat.max_scroll_y
+        assert f"↑ {120 - len(mounted(chat))} older messages" in str(chat.query_one(".more-marker").render())
+        chat.focus()
+        await pilot.press("home")
+        await wait_for(pilot, lambda: chat.scroll_y == 0 and mounted(chat)[:1] == ["m0"], what="the first message")
+        await pilot.press("end")
+        await wait_for(pilot, lambda: mounted(chat)[-1:] == ["m119"], what="the newest message")
+        await pilot.pause()
+        # read up a little: the view no longer follows the end, and nothing above it goes
+        assert chat.max_scroll_y > 2
+        chat.scroll_to(y=chat.max_scroll_y - 2, animate=False, immediate=True)
+        before = mounted(chat)
+        await chat.add_message(ChatMessage(id="new", type="human", text="a new question"))
+        await pilot.pause()
+        assert mounted(chat) == [*before, "new"]

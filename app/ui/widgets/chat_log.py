@@ -12,6 +12,7 @@ bottom unless the user has scrolled up (VerticalScroll anchoring).
 
 from __future__ import annotations
 
+import itertools
 import json
 from difflib import SequenceMatcher
 
@@ -24,7 +25,7 @@ from textual.widgets import Static
 from ...models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from ..text import plain
 from ..uninterrupted import Removals, after_removals
-from .markdown_blocks import estimate_rows
+from .markdown_blocks import estimate_rows, following
 from .message_views import AIMessageView, MessageView, view_for
 
 WINDOW = 40
@@ -34,6 +35,9 @@ SCREENS = 1.5
 PAGE = 30
 MOUNTED = 90
 """At most this many messages are mounted while scrolling through a long thread."""
+KEPT_SCREENS = 3
+"""While the view follows the end of a growing conversation, only the newest messages that
+fill this many heights of the view (at most WINDOW) stay mounted."""
 
 
 class ChatLog(VerticalScroll, can_focus=True):
@@ -330,12 +334,36 @@ class ChatLog(VerticalScroll, can_focus=True):
             view = self._streaming.get(message.id)
             if view is not None and message.type == "ai":
                 await view.finish(message)
+                self._record(message)
             return
         await self._back_to_end()
         if message.id:
             self._ids.add(message.id)
         self.messages.append(message)
         await self.mount(view_for(message))
+        await self._trim_top()
+
+    async def _trim_top(self) -> None:
+        """While the view follows the end, the messages above the newest that fill
+        KEPT_SCREENS heights go (and come back a page at a time as the user scrolls up), so
+        that a long session lays out as few widgets at its end as at its start."""
+        if self._loading_older or self._below or not following(self):
+            return
+        width = self.scrollable_content_region.width or 80
+        want = KEPT_SCREENS * (self.scrollable_content_region.height or 40)
+        views = list(self.query_children(MessageView))
+        rows, kept = 0, 0
+        for view in reversed(views):
+            if rows >= want or kept >= WINDOW:
+                break
+            rows += view.outer_size.height or estimate_rows(view.message.text, width) + 2
+            kept += 1
+        streaming = set(self._streaming.values())
+        gone = list(itertools.takewhile(lambda view: view not in streaming, views[: len(views) - kept]))
+        if gone:
+            await self.removals.run(self.remove_children(gone))
+            self._first += len(gone)
+            await self._show_marker()
 
     @after_removals
     async def remove_message(self, message_id: str) -> None:
@@ -380,6 +408,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             view = self._streaming[key] = AIMessageView(message, classes="message -ai")
             await self._let_go_above()
             await self.mount(view)
+            await self._trim_top()
         if event.reasoning:
             await view.append_reasoning(event.reasoning)
         if event.text:
@@ -430,7 +459,10 @@ class ChatLog(VerticalScroll, can_focus=True):
         """
         for view in self._streaming.values():
             await view.finish()
-        if final is not None:
+        if final is None:
+            for view in self._streaming.values():  # (as streamed: the window may mount it again)
+                self._record(view.message.model_copy(update={"text": view.markdown.text}))
+        else:
             for message in final:  # first: the echo's id may be the server's for another message
                 if self._echo is None or self._adopt_echo(message):
                     break
@@ -444,6 +476,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                     await self._redraw(view, stored)
                 else:
                     await view.finish(stored)
+                    self._record(stored)
             missing = [m for m in final if not m.id or m.id not in self._ids]
             order = {m.id: index for index, m in enumerate(final) if m.id}
             last_shown = max((order[key] for key in self._ids if key in order), default=-1)
@@ -457,6 +490,11 @@ class ChatLog(VerticalScroll, can_focus=True):
                     await self.add_message(message)
         self._streaming.clear()
         self._tool_chunks.clear()
+
+    def _record(self, message: ChatMessage) -> None:
+        """A streamed reply is whole: the thread's list holds it as shown (it held the empty
+        message the tokens started), for the window to mount it again when it pages back."""
+        self.messages = [message if m.id == message.id else m for m in self.messages]
 
     async def _drop(self, key: str, view: MessageView) -> None:
         self._ids.discard(key)

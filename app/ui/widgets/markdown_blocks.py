@@ -253,7 +253,7 @@ class BlockFrame(Vertical):
         return super().render_lines(crop)
 
 
-def _following(view: ScrollableContainer | None) -> bool:
+def following(view: ScrollableContainer | None) -> bool:
     """Does `view` show the end of its content, now and as it grows (anchored, the user has
     not scrolled away)? Right after content grows, scroll_y lags max_scroll_y for a frame."""
     if view is None:
@@ -389,7 +389,7 @@ class MarkdownBlocks(Vertical):
         """While the view follows the end, only blocks within a screen of it keep widgets
         on display, before the layout that follows this append (a burst of text that
         arrives while the screen is busy would otherwise be laid out in full, once)."""
-        if len(self._frames) < 2 or not _following(self._view()):
+        if len(self._frames) < 2 or not following(self._view()):
             return
         width, screen = self._width(), self._screen_rows()
         below = 0
@@ -406,7 +406,7 @@ class MarkdownBlocks(Vertical):
     def _rows_after(self, parts: list[tuple[str, bool]]) -> list[int | None]:
         """For each part, the rows the text after it takes (None: not following the end)."""
         view = self._view()
-        if not _following(view):
+        if not following(view):
             return [None] * len(parts)
         width = self._width()
         result: list[int | None] = []
@@ -495,7 +495,7 @@ class MarkdownBlocks(Vertical):
             self._unpin_all()  # the width changed in between: measure again
             return
         view = self._view()
-        if view is None or not _following(view):
+        if view is None or not following(view):
             return  # not following the end: what is in view is not known cheaply
         below = self._frames[-1].outer_size.height if self._frames else 0
         for frame in reversed(self._frames[:-1]):
