@@ -49,7 +49,8 @@ Held = tuple[list[Widget], list[DOMNode]]
 """The widgets below a removed one, and the nodes their component classes were styled with."""
 
 DELAY = 1.0
-"""Seconds after a removal before what it removed is taken apart (and between retries)."""
+"""Seconds between tries: what a removal removed is taken apart at the second try in a row
+that finds Textual no longer uses it."""
 
 
 def _opted_in(widget: Widget) -> bool:
@@ -64,6 +65,11 @@ class Teardown:
         the nodes their component classes were styled with (the removal forgets them); held
         weakly: one the collector frees meanwhile needs no taking apart."""
         self._scheduled = False
+        self._unused_once: weakref.WeakSet[Widget] = weakref.WeakSet()
+        """Removed widgets found unused at the last try: taken apart if still unused at this
+        one. Textual lets go a moment after it says so: clearing a selection tells the
+        widgets it held through a watcher that runs later, and a widget taken apart in
+        between broke the app."""
 
     def removing(self, widgets: Iterable[Widget]) -> None:
         """`widgets` are being removed: take them apart once Textual lets go of them."""
@@ -97,9 +103,13 @@ class Teardown:
         self._scheduled = False
         used = self._still_used()
         for widget, (below, styled) in list(self._held.items()):
-            if widget._closed and not any(node in used for node in (widget, *below)):
+            if not widget._closed or any(node in used for node in (widget, *below)):
+                self._unused_once.discard(widget)
+            elif widget in self._unused_once:
                 del self._held[widget]
                 take_apart(widget, below, styled)
+            else:
+                self._unused_once.add(widget)
         if self._held:
             self._schedule()  # another try later
 

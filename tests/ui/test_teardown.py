@@ -98,3 +98,24 @@ async def test_a_widget_textual_still_holds_waits_until_it_lets_go(monkeypatch):
             app.screen.selections = {}
             await wait_for(pilot, lambda: freed() is None or not freed().__dict__, timeout=5, what="taken apart")
             assert removed.id == "removed" and "styles" not in removed.__dict__  # what says which it is stays
+
+
+async def test_a_selection_cleared_just_before_a_try_is_told_before_its_widgets_go(monkeypatch):
+    """Clearing a selection tells the widgets it held through a watcher that runs later: a try
+    in between took the widget apart, and the watcher's refresh of it broke the app (CI)."""
+    monkeypatch.setattr(teardown, "DELAY", 60)  # no timed try: the test makes each one
+    app = Host()
+    async with app.run_test() as pilot:
+        app.query_one("#box").TEAR_DOWN_REMOVED = True  # type: ignore[attr-defined]
+        parts = teardown.Teardown(app)
+        removed, inside = app.query_one("#removed"), app.query_one("#inside")
+        parts.removing([removed])
+        await removed.remove()
+        app.screen.selections = {inside: Selection(None, None)}
+        await pilot.pause()
+        app.screen.selections = {}
+        parts._run()  # before the watcher of the change has told `inside`
+        await pilot.pause()  # it has now, and the app still runs
+        assert inside.__dict__, "taken apart at the first try that found it unused"
+        parts._run()
+        assert not inside.__dict__ and "styles" not in removed.__dict__
