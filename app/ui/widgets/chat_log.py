@@ -408,7 +408,6 @@ class ChatLog(VerticalScroll, can_focus=True):
             view = self._streaming[key] = AIMessageView(message, classes="message -ai")
             await self._let_go_above()
             await self.mount(view)
-            await self._trim_top()
         if event.reasoning:
             await view.append_reasoning(event.reasoning)
         if event.text:
@@ -490,6 +489,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                     await self.add_message(message)
         self._streaming.clear()
         self._tool_chunks.clear()
+        await self._trim_top()  # (not as a reply starts: its first token is painted first)
 
     def _record(self, message: ChatMessage) -> None:
         """A streamed reply is whole: the thread's list holds it as shown (it held the empty
