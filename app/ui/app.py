@@ -364,8 +364,9 @@ class ThreadbenchApp(App[None]):
             return
         log.info("embedded server ready at %s", self.server.url)
         # here, not on the event loop: a 200 ms stall
-        importlib.import_module("threadbench.backends.detect")
-        importlib.import_module("threadbench.backends.langgraph.client")
+        from ..backends.detect import backend_module
+
+        importlib.import_module(backend_module("langgraph"))
 
         self.call_from_thread(self._server_ready)
 
