@@ -61,9 +61,9 @@ if TYPE_CHECKING:  # (imported where used: they load behind the first frame, see
 
 MAX_SERVER_RESTARTS = 3
 KEYS_PAUSE = 0.1
-"""Seconds with no key, after the first frame, before the main screen loads: a key pressed
-at first sight (ctrl+p) is answered first; the loading thread would take half the
-interpreter's time from the event loop meanwhile."""
+"""Seconds with no key, after the outline is mounted, before the main screen loads: the first
+frame and a key pressed at first sight (ctrl+p) are answered first; the loading thread would
+take half the interpreter's time from the event loop meanwhile."""
 WARM_UP_AFTER = 1.0
 """Seconds after start before the highlighters are compiled (the first frames come first)."""
 WARM_LEXERS = ("python", "json", "bash", "javascript", "typescript", "yaml", "toml", "sql", "diff", "text")
@@ -273,13 +273,15 @@ class ThreadbenchApp(App[None]):
         else:
             waiting = f"connecting to {self.settings.url}…" if self._given_backend is None else "loading…"
             self.push_screen(ShellScreen(self.starting_text or waiting))
-            self.call_after_refresh(self._load_when_keys_pause, KEYS_PAUSE)
+            # A timer, not call_after_refresh: that waits for the outline's first refresh, and
+            # a palette opened before it (ctrl+p typed ahead) held the load until it closed.
+            self.set_timer(KEYS_PAUSE, self._load_when_keys_pause)
 
-    def _load_when_keys_pause(self, wait: float) -> None:
-        """Load the main screen once no key came for KEYS_PAUSE (after the first frame)."""
-        wait = max(wait, self.last_key + KEYS_PAUSE - time.monotonic())
+    def _load_when_keys_pause(self) -> None:
+        """Load the main screen once no key came for KEYS_PAUSE."""
+        wait = self.last_key + KEYS_PAUSE - time.monotonic()
         if wait > 0:
-            self.set_timer(wait, lambda: self._load_when_keys_pause(0))
+            self.set_timer(wait, self._load_when_keys_pause)
         else:
             self._load_main_screen()
 
