@@ -15,6 +15,8 @@ is reported at once (LoginRequired), not at the first request of the UI.
 from __future__ import annotations
 
 import asyncio
+import importlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from .base import Backend, Credentials, Invalid, LoginRequired, Unreachable
@@ -28,7 +30,7 @@ if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the a
 
 BackendKind = Literal["langgraph", "10xgraph", "deerflow-gateway"]
 KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph", "deerflow-gateway")
-_ALIASES = {
+_ALIASES: dict[str, BackendKind] = {
     "langgraph": "langgraph",
     "10xgraph": "10xgraph",
     "tenxgraph": "10xgraph",
@@ -44,7 +46,7 @@ def normalize_kind(kind: str) -> BackendKind:
     found = _ALIASES.get(kind.strip().lower())
     if found is None:
         raise Invalid(f"Unknown backend {kind!r}: use {', '.join(KINDS)}")
-    return found  # type: ignore[return-value]
+    return found
 
 
 async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) -> Any:
@@ -140,13 +142,18 @@ def _check_key(api_key: str | None) -> None:
         raise Invalid(f"The API key {problem}.", hint="Type or paste it again.")
 
 
-BACKEND_MODULES = {"10xgraph": "tenxgraph", "deerflow-gateway": "deerflow.gateway", "langgraph": "langgraph.client"}
-"""What make_backend imports for each kind (the app imports it off the event loop at start)."""
+BACKENDS: dict[BackendKind, tuple[str, str]] = {
+    "10xgraph": ("tenxgraph.client", "TenXGraphBackend"),
+    "deerflow-gateway": ("deerflow.gateway", "GatewayBackend"),
+    "langgraph": ("langgraph.client", "LangGraphBackend"),
+}
+"""Each kind's backend: its module (the app imports it off the event loop at start) and class."""
 
 
 def backend_module(kind: str) -> str:
     """The module the backend of `kind` needs (an unknown kind: the one make_backend falls back on)."""
-    return f"{__package__}.{BACKEND_MODULES.get(_ALIASES.get(kind.strip().lower(), ''), BACKEND_MODULES['langgraph'])}"
+    found = _ALIASES.get(kind.strip().lower(), "langgraph")
+    return f"{__package__}.{BACKENDS[found][0]}"
 
 
 def make_backend(kind: str, url: str, api_key: str | None = None, credentials: Credentials | None = None) -> Backend:
@@ -155,19 +162,10 @@ def make_backend(kind: str, url: str, api_key: str | None = None, credentials: C
     error on the first request)."""
     found = normalize_kind(kind)
     _check_key(api_key)
-    if found == "10xgraph":
-        if credentials is not None:
-            raise Invalid(
-                "Logging in with an email and password is for DeerFlow; 10xGraph takes its token as the API key.",
-                hint="Leave the email out, and give the token with --api-key.",
-            )
-        from .tenxgraph import TenXGraphBackend
-
-        return TenXGraphBackend(url, api_key)
-    if found == "deerflow-gateway":
-        from .deerflow.gateway import GatewayBackend
-
-        return GatewayBackend(url, api_key=api_key, credentials=credentials)
-    from .langgraph import LangGraphBackend
-
-    return LangGraphBackend(url, api_key=api_key, credentials=credentials)
+    if found == "10xgraph" and credentials is not None:
+        raise Invalid(
+            "Logging in with an email and password is for DeerFlow; 10xGraph takes its token as the API key.",
+            hint="Leave the email out, and give the token with --api-key.",
+        )
+    backend: Callable[..., Backend] = getattr(importlib.import_module(backend_module(found)), BACKENDS[found][1])
+    return backend(url, api_key) if credentials is None else backend(url, api_key, credentials=credentials)

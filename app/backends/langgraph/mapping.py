@@ -295,11 +295,15 @@ def message_from_dict(d: Any) -> ChatMessage:
     )
 
 
+def message_items(values: Any) -> list[Any]:
+    """The message list in a state's values ({"messages": [...]}, or a bare list): the
+    values' own list, where it is one."""
+    return _list(values.get("messages") if isinstance(values, dict) else values)
+
+
 def messages_from_values(values: Any) -> list[ChatMessage]:
-    """The conversation in a state's values ({"messages": [...]}, or a bare list)."""
-    if isinstance(values, dict):
-        values = values.get("messages")
-    return [message_from_dict(item) for item in _list(values)]
+    """The conversation in a state's values."""
+    return [message_from_dict(item) for item in message_items(values)]
 
 
 def _first_human_text(messages: Any) -> str:

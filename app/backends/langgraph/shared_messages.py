@@ -15,7 +15,7 @@ import weakref
 from typing import Any
 
 from ...models import ChatMessage
-from .mapping import message_from_dict
+from .mapping import message_from_dict, message_items
 
 
 class SharedMessages:
@@ -48,9 +48,7 @@ class SharedMessages:
     def read_values(self, values: Any) -> list[ChatMessage]:
         """The conversation in a state's values ({"messages": [...]}, or a bare list); each
         message dict in `values` is replaced by the equal one read before."""
-        items = values.get("messages") if isinstance(values, dict) else values
-        if not isinstance(items, list):
-            items = list(items) if isinstance(items, tuple) else []
+        items = message_items(values)
         messages = []
         for index, raw in enumerate(items):
             message, kept = self.read(raw)

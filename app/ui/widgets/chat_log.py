@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
+from typing import TypeVar
 
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -28,6 +30,8 @@ from ..uninterrupted import Removals, after_removals
 from .markdown_blocks import estimate_rows, following
 from .message_views import AIMessageView, MessageView, view_for
 
+T = TypeVar("T")
+
 WINDOW = 40
 """At most this many messages are mounted when a thread opens..."""
 SCREENS = 1.5
@@ -38,6 +42,14 @@ MOUNTED = 90
 KEPT_SCREENS = 3
 """While the view follows the end of a growing conversation, only the newest messages that
 fill this many heights of the view (at most WINDOW) stay mounted."""
+
+
+def _estimated_rows(message: ChatMessage, width: int) -> int:
+    return estimate_rows(message.text, width) + 2
+
+
+def _measured_rows(view: MessageView, width: int) -> int:
+    return view.outer_size.height or _estimated_rows(view.message, width)
 
 
 class ChatLog(VerticalScroll, can_focus=True):
@@ -101,13 +113,22 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     def _window_start(self, messages: list[ChatMessage]) -> int:
         """Where the first window starts: the newest messages that fill a few screens."""
-        width = self.scrollable_content_region.width or 80
-        want = int(SCREENS * (self.scrollable_content_region.height or 40))
-        rows, start = 0, len(messages)
-        while start > max(0, len(messages) - WINDOW) and rows < want:
-            start -= 1
-            rows += estimate_rows(messages[start].text, width) + 2
-        return start
+        return len(messages) - self._newest_filling(
+            messages, lambda m, width: estimate_rows(m.text, width) + 2, SCREENS
+        )
+
+    def _newest_filling(self, items: Sequence[T], rows: Callable[[T, int], int], screens: float) -> int:
+        """How many of the newest `items` (at most WINDOW) fill `screens` heights of the chat;
+        `rows(item, width)` is an item's height at the chat's width."""
+        region = self.scrollable_content_region
+        width, want = region.width or 80, int(screens * (region.height or 40))
+        total = count = 0
+        for item in reversed(items):
+            if total >= want or count >= WINDOW:
+                break
+            total += rows(item, width)
+            count += 1
+        return count
 
     async def _reconcile(self, views: list[MessageView], window: list[ChatMessage]) -> None:
         """Make the mounted `views` show `window`: keep equal ones, mount the rest in place."""
@@ -349,15 +370,12 @@ class ChatLog(VerticalScroll, can_focus=True):
         that a long session lays out as few widgets at its end as at its start."""
         if self._loading_older or self._below or not following(self):
             return
-        width = self.scrollable_content_region.width or 80
-        want = KEPT_SCREENS * (self.scrollable_content_region.height or 40)
         views = list(self.query_children(MessageView))
-        rows, kept = 0, 0
-        for view in reversed(views):
-            if rows >= want or kept >= WINDOW:
-                break
-            rows += view.outer_size.height or estimate_rows(view.message.text, width) + 2
-            kept += 1
+        kept = self._newest_filling(
+            views,
+            lambda view, width: view.outer_size.height or estimate_rows(view.message.text, width) + 2,
+            KEPT_SCREENS,
+        )
         streaming = set(self._streaming.values())
         gone = list(itertools.takewhile(lambda view: view not in streaming, views[: len(views) - kept]))
         if gone:
