@@ -79,9 +79,8 @@ class ShellScreen(Screen):
         yield KeyFooter()
 
     def replace_with(self, main: Callable[[], Screen]) -> None:
-        """Make way for the main screen and hand it the keys held: now; or, under the palette
-        ctrl+p opened, now with the palette opened again over it; or when another dialog
-        over this one is closed."""
+        """Make way for the main screen, now or when the dialog over this one (the palette)
+        is closed, and hand it the keys held."""
         self._main = main
         top = self.app.screen
         if top is self:
