@@ -20,18 +20,6 @@ pytestmark = pytest.mark.server
 LOAD_SECONDS = 1.0
 
 
-def shows(app, text: str) -> bool:
-    return text in "\n".join(screen_lines(app))
-
-
-async def palette_typed(pilot, query: str, until: str) -> None:
-    """ctrl+p at first sight, then `query` typed in the palette, until the screen shows `until`."""
-    await pilot.press("ctrl+p")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), what="the palette")
-    await pilot.press(*query)
-    await wait_for(pilot, lambda: shows(pilot.app, until), what=repr(until))
-
-
 @pytest.fixture
 def slow_load(tmp_path, monkeypatch):
     slow_main_screen_load(tmp_path, monkeypatch, LOAD_SECONDS)
@@ -59,14 +47,17 @@ async def test_the_palette_opens_while_the_main_screen_loads_and_finds_the_apps_
     main screen is up the palette is over it, with what was typed, and finds the app's commands."""
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await palette_typed(pilot, "new", until="No matches found")
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await pilot.press(*"new")
+        await wait_for(pilot, lambda: "No matches found" in "\n".join(screen_lines(app)), what="no match yet")
         await wait_for(
             pilot, lambda: isinstance(app.screen_stack[-2], MainScreen), timeout=LOAD_SECONDS + 10, what="main screen"
         )
         palette = app.screen
         assert isinstance(palette, CommandPalette)
         assert palette.query_one(CommandInput).value == "new"
-        await wait_for(pilot, lambda: shows(app, "New thread"), what="the app's command")
+        await wait_for(pilot, lambda: "New thread" in "\n".join(screen_lines(app)), what="the app's command")
         await pilot.press("t")  # typing goes on in the palette
         assert palette.query_one(CommandInput).value == "newt"
         await pilot.press("escape")
@@ -79,9 +70,12 @@ async def test_the_theme_picker_opened_while_loading_stays_until_closed(server_u
     over the outline, and the main screen comes when it is closed."""
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await palette_typed(pilot, "theme", until="Change the current theme")
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await pilot.press(*"theme")
+        await wait_for(pilot, lambda: "Change the current theme" in "\n".join(screen_lines(app)), what="the command")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: shows(app, "Search for themes"), what="the theme picker")
+        await wait_for(pilot, lambda: "Search for themes" in "\n".join(screen_lines(app)), what="the theme picker")
         picker = app.screen
         await pilot.pause(LOAD_SECONDS + 0.5)
         assert app.screen is picker and isinstance(app.screen_stack[-2], ShellScreen)
