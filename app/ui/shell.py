@@ -32,9 +32,6 @@ from .widgets.key_footer import KeyFooter
 MAIN_SCREEN_MODULES = ("threadbench.ui.main_screen", "threadbench.ui.commands")
 """What the main screen and the palette's own commands need (they import the rest)."""
 _loaded = False
-PALETTE_ID = "--command-palette"
-"""The id of the palette ctrl+p opens (App.action_command_palette); the theme picker, also a
-CommandPalette, has none and stays until closed."""
 
 
 def main_screen_loaded() -> bool:
@@ -85,7 +82,7 @@ class ShellScreen(Screen):
         top = self.app.screen
         if top is self:
             self.app.call_next(self._replace)
-        elif isinstance(top, CommandPalette) and top.id == PALETTE_ID:  # closed, opened again over the main screen
+        elif isinstance(top, CommandPalette):  # closed here, opened again over the main screen
             self._palette_query = top.query_one(CommandInput).value
             top.dismiss()  # (this screen resumes: _replace)
 
@@ -110,7 +107,7 @@ class ShellScreen(Screen):
         main.call_later(hand_on)  # after the main screen's resume, which gives the focus
 
     async def _reopen_palette(self, query: str) -> None:
-        palette = CommandPalette(id=PALETTE_ID)
+        palette = CommandPalette(id="--command-palette")
         await self.app.push_screen(palette)
         field = palette.query_one(CommandInput)
         field.value = query

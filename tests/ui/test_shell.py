@@ -65,25 +65,6 @@ async def test_the_palette_opens_while_the_main_screen_loads_and_finds_the_apps_
         assert not any(isinstance(screen, ShellScreen) for screen in app.screen_stack)
 
 
-async def test_the_theme_picker_opened_while_loading_stays_until_closed(server_url, slow_load):
-    """Another palette (Textual's theme picker) is not the one the app opens again: it stays
-    over the outline, and the main screen comes when it is closed."""
-    app = make_app(server_url)
-    async with app.run_test(size=TERMINAL) as pilot:
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
-        await pilot.press(*"theme")
-        await wait_for(pilot, lambda: "Change the current theme" in "\n".join(screen_lines(app)), what="the command")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: "Search for themes" in "\n".join(screen_lines(app)), what="the theme picker")
-        picker = app.screen
-        await pilot.pause(LOAD_SECONDS + 0.5)
-        assert app.screen is picker and isinstance(app.screen_stack[-2], ShellScreen)
-        await pilot.press("escape")
-        await wait_ready(pilot)
-        assert not any(isinstance(screen, ShellScreen) for screen in app.screen_stack)
-
-
 async def test_ctrl_q_quits_while_the_main_screen_loads(server_url, slow_load):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
