@@ -8,10 +8,6 @@ unanswered for a second (bench/startup.py). So the app shows this outline first 
 where the main screen puts them, and what it is waiting for) and loads them in a thread: the
 event loop answers meanwhile (the palette, ctrl+q: the app's priority keys). Any other key typed is held here and
 handed to the main screen, in order, once it is up: what the user typed is not lost.
-
-A palette opened meanwhile has only Textual's own commands (the app's need the main screen).
-When the main screen is ready the palette is opened again over it, with what was typed in it,
-so the app's commands and threads are found without closing it.
 """
 
 from __future__ import annotations
@@ -22,7 +18,6 @@ from collections.abc import Callable
 
 from textual import events
 from textual.app import ComposeResult
-from textual.command import CommandInput, CommandPalette
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
@@ -65,7 +60,6 @@ class ShellScreen(Screen):
         self.note = note
         self.held: list[events.Key] = []
         self._main: Callable[[], Screen] | None = None
-        self._palette_query: str | None = None
 
     def compose(self) -> ComposeResult:
         # the main screen's pane ids: its style sheet lays the outline out where the panes will be
@@ -79,12 +73,8 @@ class ShellScreen(Screen):
         """Make way for the main screen, now or when the dialog over this one (the palette)
         is closed, and hand it the keys held."""
         self._main = main
-        top = self.app.screen
-        if top is self:
+        if self.app.screen is self:
             self.app.call_next(self._replace)
-        elif isinstance(top, CommandPalette):  # closed here, opened again over the main screen
-            self._palette_query = top.query_one(CommandInput).value
-            top.dismiss()  # (this screen resumes: _replace)
 
     def on_screen_resume(self) -> None:
         if self._main is not None:
@@ -97,21 +87,12 @@ class ShellScreen(Screen):
         main = make()
         await self.app.switch_screen(main)
         app, held, self.held = self.app, self.held, []
-        if self._palette_query is not None:
-            await self._reopen_palette(self._palette_query)
 
         def hand_on() -> None:
             for key in held:
                 app.post_message(key)
 
         main.call_later(hand_on)  # after the main screen's resume, which gives the focus
-
-    async def _reopen_palette(self, query: str) -> None:
-        palette = CommandPalette(id="--command-palette")
-        await self.app.push_screen(palette)
-        field = palette.query_one(CommandInput)
-        field.value = query
-        field.cursor_position = len(query)
 
     def on_key(self, event: events.Key) -> None:
         """Not a key of the app's own: kept for the main screen (see `held`)."""
