@@ -187,6 +187,8 @@ class ThreadbenchApp(App[None]):
         self.last_key = 0.0
         """When the newest key came (time.monotonic)."""
         self.keys_in_order = KeysInOrder(self)
+        self.key_catcher: Callable[[events.Key], bool] | None = None
+        """Takes the keys it returns True for, before anything else sees them (shell.py)."""
         self.graphs: list[str] = []
         """The graphs the server runs, as far as it lets us see (threadbench.run_target)."""
         self.graphs_complete = False
@@ -458,6 +460,8 @@ class ThreadbenchApp(App[None]):
             self.last_key = time.monotonic()
         if not isinstance(event, events.Key) or event.is_forwarded:  # (a key climbing back up is forwarded)
             await super().on_event(event)
+            return
+        if self.key_catcher is not None and self.key_catcher(event):
             return
         if self.keys_in_order.hold(event):
             return

@@ -8,16 +8,23 @@ unanswered for a second (bench/startup.py). So the app shows this outline first 
 where the main screen puts them, and what it is waiting for) and loads them in a thread: the
 event loop answers meanwhile (the palette, ctrl+q: the app's priority keys). Any other key typed is held here and
 handed to the main screen, in order, once it is up: what the user typed is not lost.
+
+A palette opened meanwhile has only Textual's own commands (the app's need the main screen).
+When the main screen is ready the palette is opened again over it, with what was typed in it,
+so the app's commands and threads are found without closing it.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import time
 from collections.abc import Callable
+from typing import Protocol, cast
 
 from textual import events
 from textual.app import ComposeResult
+from textual.command import CommandInput, CommandPalette
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
@@ -27,6 +34,13 @@ from .widgets.key_footer import KeyFooter
 MAIN_SCREEN_MODULES = ("threadbench.ui.main_screen", "threadbench.ui.commands")
 """What the main screen and the palette's own commands need (they import the rest)."""
 _loaded = False
+HAND_OVER_QUIET = 0.15
+"""Seconds without a key before a palette is handed over to the main screen (replace_with)."""
+HAND_OVER_LIMIT = 3.0
+"""Seconds the keys typed during a hand-over wait for the palette at most."""
+PALETTE_ID = "--command-palette"
+"""The id of the palette ctrl+p opens (App.action_command_palette); the theme picker, also a
+CommandPalette, has none and stays until closed."""
 
 
 def main_screen_loaded() -> bool:
@@ -47,6 +61,13 @@ def load_main_screen() -> None:
     _loaded = True
 
 
+class CatchesKeys(Protocol):
+    """The app (app.py): its key_catcher takes the keys it returns True for, first."""
+
+    key_catcher: Callable[[events.Key], bool] | None
+    last_key: float
+
+
 class ShellScreen(Screen):
     """The main screen's outline while its modules load; it holds the keys typed meanwhile."""
 
@@ -60,6 +81,12 @@ class ShellScreen(Screen):
         self.note = note
         self.held: list[events.Key] = []
         self._main: Callable[[], Screen] | None = None
+        self._palette_query: str | None = None
+        self._caught: list[events.Key] = []
+        """Keys typed while a palette is handed over to the main screen (replace_with)."""
+        self._handing: list[events.Key] = []
+        self._replaying: events.Key | None = None
+        self._reopened = False
 
     def compose(self) -> ComposeResult:
         # the main screen's pane ids: its style sheet lays the outline out where the panes will be
@@ -70,11 +97,60 @@ class ShellScreen(Screen):
         yield KeyFooter()
 
     def replace_with(self, main: Callable[[], Screen]) -> None:
-        """Make way for the main screen, now or when the dialog over this one (the palette)
-        is closed, and hand it the keys held."""
+        """Make way for the main screen and hand it the keys held: now; or, under the palette
+        ctrl+p opened, now with the palette opened again over it; or when another dialog
+        over this one is closed."""
         self._main = main
-        if self.app.screen is self:
+        top = self.app.screen
+        if top is self:
             self.app.call_next(self._replace)
+        elif isinstance(top, CommandPalette) and top.id == PALETTE_ID:
+            self._take_palette(top)
+
+    def _catch(self, event: events.Key) -> bool:
+        """The app's key_catcher during a hand-over: every key waits, in order, for the palette
+        opened again; then they are handed on one at a time, the keys typed meanwhile behind."""
+        if any(event is key for key in self._handing):  # (the held keys, handed to the main screen)
+            return False
+        if event is self._replaying:
+            self._replaying = None
+            self.app.call_later(self._replay_next)
+            return False
+        self._caught.append(event)
+        return True
+
+    def _take_palette(self, palette: CommandPalette) -> None:
+        """Close the palette to open it again over the main screen, once the keys typed in it
+        have reached its field (a key on its way may wait in the app's queues for a frame):
+        no key for HAND_OVER_QUIET. Keys typed from then on wait for the palette opened again."""
+        if self.app.screen is not palette:
+            return  # closed meanwhile: this screen resumes (_replace)
+        app = cast(CatchesKeys, self.app)
+        wait = app.last_key + HAND_OVER_QUIET - time.monotonic()
+        if wait > 0:
+            self.set_timer(wait, lambda: self._take_palette(palette))
+            return
+        app.key_catcher = self._catch
+        self._palette_query = palette.query_one(CommandInput).value
+        palette.dismiss()  # (this screen resumes: _replace)
+        self.app.set_timer(HAND_OVER_LIMIT, self._hand_over_late)
+
+    def _hand_over_late(self) -> None:
+        """The palette was not opened again in time (another screen came first): the keys
+        caught go on to whatever is shown, rather than wait."""
+        if not self._reopened:
+            self._reopened = True
+            self._replay_next()
+
+    def _replay_next(self) -> None:
+        """Hand on the next key caught; once none is left, the keys go their own way again.
+        (Each made anew: a key older than the dialog it reaches is dropped, app.py.)"""
+        if not self._caught:
+            cast(CatchesKeys, self.app).key_catcher = None
+            return
+        key = self._caught.pop(0)
+        self._replaying = events.Key(key.key, key.character)
+        self.app.post_message(self._replaying)
 
     def on_screen_resume(self) -> None:
         if self._main is not None:
@@ -87,12 +163,27 @@ class ShellScreen(Screen):
         main = make()
         await self.app.switch_screen(main)
         app, held, self.held = self.app, self.held, []
+        self._handing = held
+        query = self._palette_query
 
         def hand_on() -> None:
             for key in held:
                 app.post_message(key)
+            if query is not None:
+                app.call_later(self._reopen_palette, query)  # (after the keys held)
 
         main.call_later(hand_on)  # after the main screen's resume, which gives the focus
+
+    async def _reopen_palette(self, query: str) -> None:
+        if self._reopened:
+            return
+        self._reopened = True
+        palette = CommandPalette(id=PALETTE_ID)
+        await self.app.push_screen(palette)
+        field = palette.query_one(CommandInput)
+        field.value = query
+        field.cursor_position = len(query)
+        self._replay_next()
 
     def on_key(self, event: events.Key) -> None:
         """Not a key of the app's own: kept for the main screen (see `held`)."""

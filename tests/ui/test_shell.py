@@ -11,13 +11,25 @@ import asyncio
 import pytest
 from support.driving import TERMINAL, make_app, press_at_once, screen_lines, wait_for, wait_ready
 from support.loading import slow_main_screen_load
-from textual.command import CommandPalette
-from threadbench.ui import shell
+from textual.command import CommandInput, CommandPalette
+from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.shell import ShellScreen
 
 pytestmark = pytest.mark.server
 
 LOAD_SECONDS = 1.0
+
+
+def shows(app, text: str) -> bool:
+    return text in "\n".join(screen_lines(app))
+
+
+async def palette_typed(pilot, query: str, until: str) -> None:
+    """ctrl+p at first sight, then `query` typed in the palette, until the screen shows `until`."""
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), what="the palette")
+    await pilot.press(*query)
+    await wait_for(pilot, lambda: shows(pilot.app, until), what=repr(until))
 
 
 @pytest.fixture
@@ -40,15 +52,58 @@ async def test_keys_typed_while_the_main_screen_loads_reach_the_composer(server_
         await wait_for(pilot, lambda: composer.text == "hello", what="the held keys typed")
 
 
-async def test_the_palette_opens_while_the_main_screen_loads_and_it_comes_when_closed(server_url, slow_load):
+async def test_the_palette_opens_while_the_main_screen_loads_and_finds_the_apps_commands_once_loaded(
+    server_url, slow_load
+):
+    """Opened over the outline (ctrl+p typed ahead) it has only Textual's commands; when the
+    main screen is up the palette is over it, with what was typed, and finds the app's commands."""
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        assert isinstance(app.screen, ShellScreen)
+        await palette_typed(pilot, "new", until="No matches found")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen_stack[-2], MainScreen), timeout=LOAD_SECONDS + 10, what="main screen"
+        )
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        assert palette.query_one(CommandInput).value == "new"
+        await wait_for(pilot, lambda: shows(app, "New thread"), what="the app's command")
+        await pilot.press("t")  # typing goes on in the palette
+        assert palette.query_one(CommandInput).value == "newt"
+        await pilot.press("escape")
+        await wait_ready(pilot)
+        assert not any(isinstance(screen, ShellScreen) for screen in app.screen_stack)
+
+
+@pytest.mark.parametrize("after", [0.9, 1.0, 1.1])
+async def test_keys_typed_as_the_palette_is_handed_over_keep_their_order(server_url, slow_load, after):
+    """Typed a key every 20 ms from about when the main screen comes (the load takes
+    LOAD_SECONDS): each key lands in the palette, in order, whichever palette had it."""
+    app = make_app(server_url)
+    text = "abcdefghijklmnop"
+    async with app.run_test(size=TERMINAL) as pilot:
         await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
-        await pilot.pause(LOAD_SECONDS + 0.5)  # loaded meanwhile: the palette stays
-        assert isinstance(app.screen, CommandPalette)
-        assert shell.main_screen_loaded()
+        await asyncio.sleep(after)
+        for character in text:
+            press_at_once(app, character)
+            await asyncio.sleep(0.02)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen_stack[-2], MainScreen) and app.screen.query_one(CommandInput).value == text,
+            what=f"{text!r} in the palette over the main screen",
+        )
+
+
+async def test_the_theme_picker_opened_while_loading_stays_until_closed(server_url, slow_load):
+    """Another palette (Textual's theme picker) is not the one the app opens again: it stays
+    over the outline, and the main screen comes when it is closed."""
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await palette_typed(pilot, "theme", until="Change the current theme")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: shows(app, "Search for themes"), what="the theme picker")
+        picker = app.screen
+        await pilot.pause(LOAD_SECONDS + 0.5)
+        assert app.screen is picker and isinstance(app.screen_stack[-2], ShellScreen)
         await pilot.press("escape")
         await wait_ready(pilot)
         assert not any(isinstance(screen, ShellScreen) for screen in app.screen_stack)
