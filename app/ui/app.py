@@ -25,6 +25,7 @@ from textual._time import get_time
 from textual.app import App, InvalidThemeError
 from textual.await_remove import AwaitRemove
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
@@ -183,7 +184,9 @@ class ThreadbenchApp(App[None]):
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
         self._dialog_since = 0.0
-        """When the newest dialog opened (Textual's event clock)."""
+        """When the newest dialog opened (Textual's event clock); a key typed earlier is not for it."""
+        self._newest_key_at = 0.0
+        """When the newest key was typed (Textual's event clock)."""
         self.last_key = 0.0
         """When the newest key came (time.monotonic)."""
         self.keys_in_order = KeysInOrder(self)
@@ -449,7 +452,9 @@ class ThreadbenchApp(App[None]):
             self.server.stop()
 
     def push_screen(self, screen, *args, **kwargs):
-        if isinstance(screen, ModalScreen):
+        if isinstance(screen, CommandPalette):  # opened by a key: the keys typed after it are for it
+            self._dialog_since = self._newest_key_at
+        elif isinstance(screen, ModalScreen):
             self._dialog_since = get_time()
         return super().push_screen(screen, *args, **kwargs)
 
@@ -458,6 +463,7 @@ class ThreadbenchApp(App[None]):
             self.collector.input_seen()
         if isinstance(event, events.Key):
             self.last_key = time.monotonic()
+            self._newest_key_at = max(self._newest_key_at, event.time)
         if not isinstance(event, events.Key) or event.is_forwarded:  # (a key climbing back up is forwarded)
             await super().on_event(event)
             return

@@ -24,6 +24,15 @@ def shows(app, text: str) -> bool:
     return text in "\n".join(screen_lines(app))
 
 
+def palette_over_main_holds(app, query: str) -> bool:
+    screen = app.screen
+    return (
+        isinstance(screen, CommandPalette)
+        and isinstance(app.screen_stack[-2], MainScreen)
+        and screen.query_one(CommandInput).value == query
+    )
+
+
 async def palette_typed(pilot, query: str, until: str) -> None:
     """ctrl+p at first sight, then `query` typed in the palette, until the screen shows `until`."""
     await pilot.press("ctrl+p")
@@ -60,15 +69,10 @@ async def test_the_palette_opens_while_the_main_screen_loads_and_finds_the_apps_
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await palette_typed(pilot, "new", until="No matches found")
-        await wait_for(
-            pilot, lambda: isinstance(app.screen_stack[-2], MainScreen), timeout=LOAD_SECONDS + 10, what="main screen"
-        )
-        palette = app.screen
-        assert isinstance(palette, CommandPalette)
-        assert palette.query_one(CommandInput).value == "new"
+        await wait_for(pilot, lambda: palette_over_main_holds(app, "new"), what="the palette over the main screen")
         await wait_for(pilot, lambda: shows(app, "New thread"), what="the app's command")
         await pilot.press("t")  # typing goes on in the palette
-        assert palette.query_one(CommandInput).value == "newt"
+        assert palette_over_main_holds(app, "newt")
         await pilot.press("escape")
         await wait_ready(pilot)
         assert not any(isinstance(screen, ShellScreen) for screen in app.screen_stack)
@@ -86,11 +90,16 @@ async def test_keys_typed_as_the_palette_is_handed_over_keep_their_order(server_
         for character in text:
             press_at_once(app, character)
             await asyncio.sleep(0.02)
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen_stack[-2], MainScreen) and app.screen.query_one(CommandInput).value == text,
-            what=f"{text!r} in the palette over the main screen",
-        )
+        await wait_for(pilot, lambda: palette_over_main_holds(app, text), what="the palette over the main screen")
+
+
+async def test_keys_typed_right_behind_ctrl_p_are_the_palettes(server_url, slow_load):
+    """ctrl+p and a word typed at once, before the palette is up: the word is its query (a
+    dialog the app opens on its own takes no key typed before it)."""
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        press_at_once(app, "ctrl+p", *"thread")
+        await wait_for(pilot, lambda: palette_over_main_holds(app, "thread"), what="the palette over the main screen")
 
 
 async def test_the_theme_picker_opened_while_loading_stays_until_closed(server_url, slow_load):
