@@ -100,6 +100,9 @@ async def test_an_answer_that_comes_while_the_app_closes_is_dropped(server_url):
     made to answer at that moment, so the history call here waits until the timeline is gone
     and then answers."""
     suite, first, _ = await two_threads(server_url)
+    await get_client(url=server_url).threads.update_state(  # (a thread with no checkpoint has no page)
+        first, {"messages": [{"type": "human", "content": "one checkpoint"}]}, as_node="title"
+    )
     app = make_app(server_url)
     fetched, answered = [], []
     async with app.run_test(size=TERMINAL) as pilot:
@@ -119,8 +122,8 @@ async def test_an_answer_that_comes_while_the_app_closes_is_dropped(server_url):
             answered.append(page)
             return page
 
-        backend.get_history = late_history
         await wait_for(pilot, lambda: timeline.checkpoints, what="the first page")
+        backend.get_history = late_history  # (after the first page: only the next one answers late)
         inspector.load_more_history(first, timeline.checkpoints[-1].checkpoint_id)
         await wait_for(pilot, lambda: fetched, what="the server's answer")
     assert answered, "the answer came after the timeline was gone, and the app closed cleanly"
