@@ -113,9 +113,7 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     def _window_start(self, messages: list[ChatMessage]) -> int:
         """Where the first window starts: the newest messages that fill a few screens."""
-        return len(messages) - self._newest_filling(
-            messages, lambda m, width: estimate_rows(m.text, width) + 2, SCREENS
-        )
+        return len(messages) - self._newest_filling(messages, _estimated_rows, SCREENS)
 
     def _newest_filling(self, items: Sequence[T], rows: Callable[[T, int], int], screens: float) -> int:
         """How many of the newest `items` (at most WINDOW) fill `screens` heights of the chat;
@@ -371,11 +369,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         if self._loading_older or self._below or not following(self):
             return
         views = list(self.query_children(MessageView))
-        kept = self._newest_filling(
-            views,
-            lambda view, width: view.outer_size.height or estimate_rows(view.message.text, width) + 2,
-            KEPT_SCREENS,
-        )
+        kept = self._newest_filling(views, _measured_rows, KEPT_SCREENS)
         streaming = set(self._streaming.values())
         gone = list(itertools.takewhile(lambda view: view not in streaming, views[: len(views) - kept]))
         if gone:
