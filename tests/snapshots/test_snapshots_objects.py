@@ -38,7 +38,7 @@ async def seed(url: str) -> None:
             )
         be_chat = (await client.assistants.search(graph_id="be_chat", limit=1))[0]["assistant_id"]
         await client.crons.create_for_thread(THREAD, be_chat, schedule="0 9 * * 1-5", input={"messages": []})
-        await client.crons.create_for_thread(THREAD, be_chat, schedule="*/30 * * * *", input={"messages": []})
+        await client.crons.create_for_thread(THREAD, be_chat, schedule="30 4 1 1 *", input={"messages": []})
     for assistant_id, (name, context) in ASSISTANTS.items():
         await client.assistants.create(
             "agent",
@@ -60,10 +60,19 @@ async def seed(url: str) -> None:
     await client.store.put_item([STORE_ROOT, "shared"], "motd", {"text": "[bold]not markup[/bold]"})
 
 
+async def unschedule(url: str) -> None:
+    client = get_client(url=url)
+    for cron in await client.crons.search(thread_id=THREAD, limit=100):
+        await client.crons.delete(cron["cron_id"])
+
+
 @pytest.fixture(scope="module")
 def seeded(server_url):
+    """The crons fire rarely (09:00 on weekdays, 04:30 on 1 January) and go with the module:
+    one left on the session's server ran THREAD every half hour, under other tests."""
     asyncio.run(seed(server_url))
-    return server_url
+    yield server_url
+    asyncio.run(unschedule(server_url))
 
 
 class StableObjects(StableCheckpointIds):

@@ -206,7 +206,8 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the tagged thread")
     if app.screen.thread_id != thread_id:
         threads.highlighted = 0
-    await wait_for(pilot, lambda: app.screen.thread_id == thread_id, what="the thread opened")
+    # its state shown: from then on the inspector holds nothing of the thread open before
+    await wait_for(pilot, lambda: getattr(app.screen.thread_state, "thread_id", "") == thread_id, what="the thread opened")
 
 
 async def send_in_new_thread(pilot, text: str) -> None:

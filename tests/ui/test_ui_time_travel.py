@@ -45,9 +45,11 @@ async def open_it(pilot, url: str, thread_id: str) -> None:
     if app.screen.thread_id != thread_id:
         threads.highlighted = 0
     inspector = app.screen.query_one(Inspector)
-    await wait_for(
-        pilot, lambda: app.screen.thread_id == thread_id and len(inspector.timeline.checkpoints) > 5, what="history"
-    )
+    def its_history() -> bool:  # (the thread open before may still be in the timeline)
+        shown = inspector.timeline.checkpoints
+        return app.screen.thread_id == thread_id and len(shown) > 5 and shown[0].thread_id == thread_id
+
+    await wait_for(pilot, its_history, what="history")
 
 
 def chat_texts(app) -> list[str]:
@@ -289,3 +291,33 @@ async def test_after_a_run_the_timeline_reads_only_the_checkpoints_it_wrote(serv
         options = timeline.option_list
         assert str(options.get_option_at_index(options.option_count - 1).prompt) == "start of the thread"
         assert timeline.selected is timeline.checkpoints[0]  # the cursor on the new head
+
+
+async def test_the_timeline_of_the_thread_left_goes_as_another_opens(server_url):
+    """While the new thread's checkpoints are on their way, the timeline shows none: `[`
+    stepped through the thread left, showing its past under the new thread's name."""
+    left, opened = await three_turns(server_url), await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, left)
+        main = app.screen
+        inspector = main.query_one(Inspector)
+        gate = asyncio.Event()
+        real_read = app.backend.get_history
+
+        async def held_read(thread_id: str, **kwargs):  # the real server answers, once let through
+            await gate.wait()
+            return await real_read(thread_id, **kwargs)
+
+        app.backend.get_history = held_read
+        suite = (await get_client(url=server_url).threads.get(opened))["metadata"]["suite"]
+        await open_tagged(pilot, {"suite": suite}, opened)
+        await wait_for(pilot, lambda: "no checkpoints" in screen_text(app), what="the timeline emptied")
+        assert inspector.timeline.checkpoints == []
+        main.thread_list.focus()
+        await pilot.press("left_square_bracket")
+        await pilot.pause(0.2)  # (settle would wait for the held read)
+        assert not inspector.is_past_view and "past view" not in screen_text(app)
+        gate.set()
+        await wait_for(pilot, lambda: bool(inspector.timeline.checkpoints), what="its own checkpoints")
+        assert {c.thread_id for c in inspector.timeline.checkpoints} == {opened}

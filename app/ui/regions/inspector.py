@@ -143,7 +143,15 @@ class Inspector(InspectorHistory):
     # -- what the screen calls -----------------------------------------------------------------
 
     def show_state(self, state: ThreadState) -> None:
-        """The live head changed. A past view stays on screen until show_live()."""
+        """The live head changed. A past view stays on screen until show_live(). Another
+        thread's checkpoints go at once: until its own come, `[` would step through the
+        thread left under the name of the thread opened."""
+        shown = self.timeline.checkpoints
+        if shown and state.thread_id and shown[0].thread_id != state.thread_id:
+            self.viewing = None
+            self._diffs.clear()
+            self.timeline.clear()
+            self.diff_view.show_note("")
         self.live_state = state
         if self.viewing is None:
             self._show_tree(state)
