@@ -207,7 +207,9 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
     if app.screen.thread_id != thread_id:
         threads.highlighted = 0
     # its state shown: from then on the inspector holds nothing of the thread open before
-    await wait_for(pilot, lambda: getattr(app.screen.thread_state, "thread_id", "") == thread_id, what="the thread opened")
+    await wait_for(
+        pilot, lambda: getattr(app.screen.thread_state, "thread_id", "") == thread_id, what="the thread opened"
+    )
 
 
 async def send_in_new_thread(pilot, text: str) -> None:

@@ -45,6 +45,7 @@ async def open_it(pilot, url: str, thread_id: str) -> None:
     if app.screen.thread_id != thread_id:
         threads.highlighted = 0
     inspector = app.screen.query_one(Inspector)
+
     def its_history() -> bool:  # (the thread open before may still be in the timeline)
         shown = inspector.timeline.checkpoints
         return app.screen.thread_id == thread_id and len(shown) > 5 and shown[0].thread_id == thread_id
