@@ -25,7 +25,6 @@ from textual._time import get_time
 from textual.app import App, InvalidThemeError
 from textual.await_remove import AwaitRemove
 from textual.binding import Binding
-from textual.command import CommandPalette
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
@@ -41,6 +40,7 @@ from ..settings_file import remember_theme
 from ..styles import STYLES
 from . import key_characters  # noqa: F401  (names six keys for Textual: see the module)
 from .collector import CHECK_SECONDS, Collector
+from .dialog_keys import DialogKeys
 from .editor import EditorError, edit_in_editor
 from .kept_screens import KeptScreens
 from .key_order import KeysInOrder
@@ -184,14 +184,13 @@ class ThreadbenchApp(App[None]):
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
         self._dialog_since = 0.0
-        """When the newest dialog opened (Textual's event clock); a key typed earlier is not for it."""
-        self._newest_key_at = 0.0
-        """When the newest key was typed (Textual's event clock)."""
+        """Keys typed up to then (Textual's event clock) are not for the newest dialog."""
+        self._key_in_hand: events.Key | None = None
+        """The key whose priority binding is running (in on_event), if any."""
         self.last_key = 0.0
         """When the newest key came (time.monotonic)."""
         self.keys_in_order = KeysInOrder(self)
-        self.key_catcher: Callable[[events.Key], bool] | None = None
-        """Takes the keys it returns True for, before anything else sees them (shell.py)."""
+        self.dialog_keys = DialogKeys(self)
         self.graphs: list[str] = []
         """The graphs the server runs, as far as it lets us see (threadbench.run_target)."""
         self.graphs_complete = False
@@ -452,10 +451,15 @@ class ThreadbenchApp(App[None]):
             self.server.stop()
 
     def push_screen(self, screen, *args, **kwargs):
-        if isinstance(screen, CommandPalette):  # opened by a key: the keys typed after it are for it
-            self._dialog_since = self._newest_key_at
-        elif isinstance(screen, ModalScreen):
-            self._dialog_since = get_time()
+        # A screen a key opens takes the keys typed after that key, held until it is up (they
+        # would reach it before its focus); a dialog to be read first (a question from the
+        # agent) takes none typed before it opened.
+        opener = None if getattr(screen, "READ_FIRST", False) else self._key_in_hand or self.keys_in_order.climbing
+        if isinstance(screen, ModalScreen):
+            self._dialog_since = opener.time if opener is not None else get_time()
+        if opener is not None:
+            self.dialog_keys.hold()
+        self.dialog_keys.dialog_opened(screen)
         return super().push_screen(screen, *args, **kwargs)
 
     async def on_event(self, event: events.Event) -> None:
@@ -463,19 +467,20 @@ class ThreadbenchApp(App[None]):
             self.collector.input_seen()
         if isinstance(event, events.Key):
             self.last_key = time.monotonic()
-            self._newest_key_at = max(self._newest_key_at, event.time)
         if not isinstance(event, events.Key) or event.is_forwarded:  # (a key climbing back up is forwarded)
             await super().on_event(event)
             return
-        if self.key_catcher is not None and self.key_catcher(event):
+        if self.dialog_keys.catch(event) or self.keys_in_order.hold(event):
             return
-        if self.keys_in_order.hold(event):
-            return
-        if event.time < self._dialog_since and isinstance(self.screen, ModalScreen):
+        if event.time <= self._dialog_since and isinstance(self.screen, ModalScreen):
             return  # typed before the dialog opened (the key that opened it, say): not an answer
         start = self.focused or self.screen
-        await super().on_event(event)
-        self.keys_in_order.handed_on(start)
+        self._key_in_hand = event
+        try:
+            await super().on_event(event)
+        finally:
+            self._key_in_hand = None
+        self.keys_in_order.handed_on(start, event)
 
     def _handle_exception(self, error: Exception) -> None:
         # A worker whose widget is being taken down (the app quitting, a screen closed) may

@@ -52,6 +52,7 @@ class KeysInOrder:
         self.app = app
         self._held: deque[events.Key] = deque()
         self._climbing: object | None = None
+        self._climbing_key: events.Key | None = None
         self._since = 0.0
         self._passing: events.Key | None = None
         self._timer_set = False
@@ -64,8 +65,14 @@ class KeysInOrder:
         self._release_later()
         return True
 
-    def handed_on(self, start: DOMNode) -> None:
-        """A key was handed to `start` (or run as the app's own binding): follow it up."""
+    @property
+    def climbing(self) -> events.Key | None:
+        """The key handed on whose handlers have not all run yet, if any."""
+        return self._climbing_key if self._climbing is not None else None
+
+    def handed_on(self, start: DOMNode, key: events.Key) -> None:
+        """`key` was handed to `start` (or run as the app's own binding): follow it up."""
+        self._climbing_key = key
         marker = self._climbing = object()
         self._since = time.monotonic()
         self._climb(start, marker)

@@ -29,6 +29,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
+from .dialog_keys import DialogKeys
 from .widgets.key_footer import KeyFooter
 
 MAIN_SCREEN_MODULES = ("threadbench.ui.main_screen", "threadbench.ui.commands")
@@ -61,11 +62,11 @@ def load_main_screen() -> None:
     _loaded = True
 
 
-class CatchesKeys(Protocol):
-    """The app (app.py): its key_catcher takes the keys it returns True for, first."""
+class HoldsKeys(Protocol):
+    """The app (app.py): when the newest key came, and the keys held for a dialog."""
 
-    key_catcher: Callable[[events.Key], bool] | None
     last_key: float
+    dialog_keys: DialogKeys
 
 
 class ShellScreen(Screen):
@@ -82,11 +83,6 @@ class ShellScreen(Screen):
         self.held: list[events.Key] = []
         self._main: Callable[[], Screen] | None = None
         self._palette_query: str | None = None
-        self._caught: list[events.Key] = []
-        """Keys typed while a palette is handed over to the main screen (replace_with)."""
-        self._handing: list[events.Key] = []
-        self._replaying: events.Key | None = None
-        self._reopened = False
 
     def compose(self) -> ComposeResult:
         # the main screen's pane ids: its style sheet lays the outline out where the panes will be
@@ -107,50 +103,22 @@ class ShellScreen(Screen):
         elif isinstance(top, CommandPalette) and top.id == PALETTE_ID:
             self._take_palette(top)
 
-    def _catch(self, event: events.Key) -> bool:
-        """The app's key_catcher during a hand-over: every key waits, in order, for the palette
-        opened again; then they are handed on one at a time, the keys typed meanwhile behind."""
-        if any(event is key for key in self._handing):  # (the held keys, handed to the main screen)
-            return False
-        if event is self._replaying:
-            self._replaying = None
-            self.app.call_later(self._replay_next)
-            return False
-        self._caught.append(event)
-        return True
-
     def _take_palette(self, palette: CommandPalette) -> None:
         """Close the palette to open it again over the main screen, once the keys typed in it
         have reached its field (a key on its way may wait in the app's queues for a frame):
         no key for HAND_OVER_QUIET. Keys typed from then on wait for the palette opened again."""
         if self.app.screen is not palette:
             return  # closed meanwhile: this screen resumes (_replace)
-        app = cast(CatchesKeys, self.app)
+        app = cast(HoldsKeys, self.app)
         wait = app.last_key + HAND_OVER_QUIET - time.monotonic()
         if wait > 0:
             self.set_timer(wait, lambda: self._take_palette(palette))
             return
-        app.key_catcher = self._catch
+        # (if the palette is not open again in time, another screen came first: the keys
+        # go on to whatever is shown rather than wait)
+        app.dialog_keys.hold(HAND_OVER_LIMIT)
         self._palette_query = palette.query_one(CommandInput).value
         palette.dismiss()  # (this screen resumes: _replace)
-        self.app.set_timer(HAND_OVER_LIMIT, self._hand_over_late)
-
-    def _hand_over_late(self) -> None:
-        """The palette was not opened again in time (another screen came first): the keys
-        caught go on to whatever is shown, rather than wait."""
-        if not self._reopened:
-            self._reopened = True
-            self._replay_next()
-
-    def _replay_next(self) -> None:
-        """Hand on the next key caught; once none is left, the keys go their own way again.
-        (Each made anew: a key older than the dialog it reaches is dropped, app.py.)"""
-        if not self._caught:
-            cast(CatchesKeys, self.app).key_catcher = None
-            return
-        key = self._caught.pop(0)
-        self._replaying = events.Key(key.key, key.character)
-        self.app.post_message(self._replaying)
 
     def on_screen_resume(self) -> None:
         if self._main is not None:
@@ -163,7 +131,7 @@ class ShellScreen(Screen):
         main = make()
         await self.app.switch_screen(main)
         app, held, self.held = self.app, self.held, []
-        self._handing = held
+        cast(HoldsKeys, app).dialog_keys.let_through(held)
         query = self._palette_query
 
         def hand_on() -> None:
@@ -175,15 +143,14 @@ class ShellScreen(Screen):
         main.call_later(hand_on)  # after the main screen's resume, which gives the focus
 
     async def _reopen_palette(self, query: str) -> None:
-        if self._reopened:
-            return
-        self._reopened = True
+        """(The keys held since the hand-over go to it once it is up: dialog_keys.py.)"""
+        if not cast(HoldsKeys, self.app).dialog_keys.holding:
+            return  # too late: the keys went on
         palette = CommandPalette(id=PALETTE_ID)
         await self.app.push_screen(palette)
         field = palette.query_one(CommandInput)
         field.value = query
         field.cursor_position = len(query)
-        self._replay_next()
 
     def on_key(self, event: events.Key) -> None:
         """Not a key of the app's own: kept for the main screen (see `held`)."""

@@ -69,7 +69,7 @@ class Gated(App):
         elif not self.keys_in_order.hold(event):
             start = self.focused or self.screen
             await super().on_event(event)
-            self.keys_in_order.handed_on(start)
+            self.keys_in_order.handed_on(start, event)
 
 
 class Stuck(Input):

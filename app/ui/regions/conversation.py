@@ -29,6 +29,7 @@ from ...models import ChatMessage, ThreadState, ThreadSummary
 from ...run_options import fields_from_schema
 from ...run_target import server_graphs, thread_graph
 from ...thread_ops import GONE, is_gone, state_detail
+from ..dialog_keys import dialog_worker
 from ..report import gone, report
 from ..screens.cancel_run import CancelRunScreen
 from ..screens.confirm import ConfirmScreen
@@ -382,7 +383,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             return
         self.ask_human(self.thread_id, pending)
 
-    @work(group="modal")
+    @dialog_worker
     async def open_inbox(self) -> None:
         app = self.app
         backend = app.live_backend
@@ -453,7 +454,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         own = thread_graph(summary) or self.app.thread_targets.get(self.thread_id or "")
         return " (the thread's)" if own else " (the server's only graph)"
 
-    @work(group="modal")
+    @dialog_worker
     async def edit_run_options(self) -> None:
         app = self.app
         backend = app.live_backend
@@ -495,7 +496,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             return False
         return True
 
-    @work(group="modal")
+    @dialog_worker
     async def clear_state(self, thread_id: str) -> None:
         backend = self.app.backend
         if not isinstance(backend, ClearsState):
@@ -513,7 +514,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.notify("State cleared.", timeout=2)
         self.open_thread(thread_id, ask=False)
 
-    @work(group="modal")
+    @dialog_worker
     async def message_log(self, thread_id: str) -> None:
         backend = self.app.backend
         if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(

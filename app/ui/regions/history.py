@@ -20,6 +20,7 @@ from ...backends.base import BackendError
 from ...models import ChatMessage, GraphInfo, ThreadState
 from ...thread_ops import sentence
 from ...timeline import fork_point_for_message
+from ..dialog_keys import dialog_worker
 from ..report import report
 from ..screens.edit_state import EditStateScreen
 from ..screens.prompt import PromptScreen
@@ -252,7 +253,7 @@ class InspectorHistory(TabbedContent):
         if self.app.backend is not None and self._open is not None and self._open.thread_state is not None:
             self.edit_state(None)
 
-    @work(group="modal")
+    @dialog_worker
     async def edit_state(self, key: str | None) -> None:
         """Edit the values (or one key) as JSON; in a past view, the edit forks from there."""
         backend = self.app.live_backend
@@ -328,7 +329,7 @@ class InspectorHistory(TabbedContent):
             return
         self.edit_and_resend(human)
 
-    @work(group="modal")
+    @dialog_worker
     async def edit_and_resend(self, human: ChatMessage) -> None:
         """Fork at the checkpoint before the last human message and run the edited one."""
         assert self._open is not None

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.widget import Widget
 
 from ...object_input import rerun_request
+from ..dialog_keys import dialog_worker
 from ..screens.assistants import AssistantsScreen
 from ..screens.crons import CronsScreen
 from ..screens.runs import RunsChoice, RunsScreen
@@ -46,7 +46,7 @@ class ObjectScreens(Widget):
             return False
         return True
 
-    @work(group="modal")
+    @dialog_worker
     async def open_runs(self) -> None:
         if not self._ready():
             return
@@ -69,7 +69,7 @@ class ObjectScreens(Widget):
         else:
             self.stream_again(thread_id, rerun_request(choice.run, self._inspector.stream_modes()))
 
-    @work(group="modal")
+    @dialog_worker
     async def open_assistants(self) -> None:
         if not self._ready():
             return

@@ -29,6 +29,7 @@ from ...search_index import ConversationSearch
 from ...thread_filter import ThreadFilter, parse_filter
 from ...thread_import import ImportProblem, move_thread, supersteps_for
 from ...thread_ops import fetch_thread, sentence, write_title
+from ..dialog_keys import dialog_worker
 from ..report import gone, report
 from ..screens.choose import ChooseScreen
 from ..screens.confirm import ConfirmScreen
@@ -412,7 +413,7 @@ class ThreadSidebar(Vertical):
             return None
         return self.thread_list.thread(thread_id)
 
-    @work(group="modal")
+    @dialog_worker
     async def new_thread(self) -> None:
         app = self.app
         backend = app.live_backend
@@ -489,7 +490,7 @@ class ThreadSidebar(Vertical):
             return
         self.send_thread(thread, profiles)
 
-    @work(group="modal")
+    @dialog_worker
     async def send_thread(self, thread: ThreadSummary, profiles: list[Profile]) -> None:
         """A copy of the thread, with its history, on the server of a profile the user picks."""
         app = self.app
@@ -532,7 +533,7 @@ class ThreadSidebar(Vertical):
         self.insert_thread(copy)
         self.notify("Thread copied (with its history).", timeout=3)
 
-    @work(group="modal")
+    @dialog_worker
     async def rename_thread(self, thread: ThreadSummary) -> None:
         app = self.app
         backend = app.live_backend
@@ -552,7 +553,7 @@ class ThreadSidebar(Vertical):
         self.post_message(self.Renamed(thread.thread_id))
         self.notify(f"Renamed (saved in the thread's {where}).", timeout=3)
 
-    @work(group="modal")
+    @dialog_worker
     async def delete_thread(self, thread: ThreadSummary) -> None:
         backend = self.app.live_backend
         question = Content.assemble(

@@ -31,6 +31,7 @@ from ...models import RunEvent, RunRequest
 from ...run_options import OptionField, RunOptions, fields_from_schema
 from ...streaming import pump
 from ...styles import STYLES
+from ..dialog_keys import dialog_worker
 from ..key_order import after_typed_keys
 from ..text import clean, one_line
 from ..widgets.fanout_column import FanOutColumn
@@ -229,7 +230,7 @@ class FanOutScreen(Screen[str | None]):
             return
         self.edit_set(box)
 
-    @work(group="modal")
+    @dialog_worker
     async def edit_set(self, box: Input) -> None:
         try:
             values = {} if box.value.strip() in ("", NONE) else parse_option_set(box.value)

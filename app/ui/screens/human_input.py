@@ -156,6 +156,8 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
     """Ask the person; dismisses with the accepted HumanResponse, or None (escape: later)."""
 
     CSS_PATH = [STYLES / "human_input.tcss"]
+    READ_FIRST = True
+    """What it asks is read before a key answers it: no key typed before it opened reaches it (app.py)."""
     BINDINGS = [
         Binding("escape", "later", "Later", id="human_input.later"),
         Binding("ctrl+s", "submit", "Send", priority=True, id="human_input.send"),

@@ -19,6 +19,8 @@ from ..widgets.safe_input import SafeInput
 
 
 class PickGraphScreen(ModalScreen[str | None]):
+    READ_FIRST = True
+    """It comes unasked (on send): no key typed before it opened reaches it (app.py)."""
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick_graph.cancel")]
 
     def __init__(self, graphs: list[str], reason: str = "") -> None:
