@@ -125,6 +125,14 @@ def take_apart(widget: Widget, below: list[Widget], styled: list[DOMNode]) -> No
         delattr(widget, name)
 
 
+def take_apart_unmounted(nodes: Iterable[DOMNode]) -> None:
+    """Break the cycles of nodes never mounted, which nothing else holds (parsed Markdown
+    blocks the app read and let go: markdown_parsing.py)."""
+    for node in nodes:
+        _empty_caches(node)
+        node.__dict__.clear()
+
+
 def _empty_caches(node: DOMNode) -> None:
     for value in node.__dict__.values():
         if isinstance(value, LRUCache):

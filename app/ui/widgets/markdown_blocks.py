@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
+from markdown_it.token import Token
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Markdown
 from textual.widgets._markdown import (
+    MarkdownBlock,
     MarkdownBullet,
     MarkdownBulletList,
     MarkdownListItem,
@@ -24,6 +27,7 @@ from textual.widgets._markdown import (
 from ..text import clean
 from ..uninterrupted import uninterrupted
 from .markdown_list import DrawnList
+from .markdown_parsing import let_go
 from .markdown_table import ChatTable
 
 # A streamed reply is split into Markdown blocks of about this many characters, each its
@@ -139,7 +143,8 @@ class ChatOrderedList(DrawnList, StreamedOrderedList):
 
 class ChatMarkdown(Markdown):
     """Textual's Markdown, its tables and its lists of text drawn by one widget each
-    (markdown_table.py, markdown_list.py); other lists with quiet appends."""
+    (markdown_table.py, markdown_list.py); other lists with quiet appends. The blocks it
+    parses and never mounts are let go at once (markdown_parsing.py)."""
 
     BLOCKS = {
         **Markdown.BLOCKS,
@@ -147,6 +152,33 @@ class ChatMarkdown(Markdown):
         "bullet_list_open": ChatBulletList,
         "ordered_list_open": ChatOrderedList,
     }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._parsed: list[MarkdownBlock] = []
+        """The blocks parsed since the last update or append ended."""
+
+    def _parse_markdown(self, tokens: Iterable[Token]) -> list[MarkdownBlock]:
+        blocks = list(super()._parse_markdown(tokens))
+        self._parsed += blocks
+        return blocks
+
+    def update(self, markdown: str) -> AwaitComplete:
+        return AwaitComplete(self._letting_go(super().update(markdown)))
+
+    def append(self, markdown: str) -> AwaitComplete:
+        return AwaitComplete(self._letting_go(super().append(markdown)))
+
+    async def _letting_go(self, change: AwaitComplete) -> None:
+        """Once `change` is done, and any change queued behind it (they parse and mount
+        under the lock), the blocks parsed and not mounted are let go."""
+        await change
+        lock = self.__dict__.get("lock")
+        if lock is None:
+            return  # taken apart meanwhile (teardown.py): its blocks are the collector's
+        async with lock:
+            parsed, self._parsed = self._parsed, []
+            let_go(parsed)
 
 
 class StreamedMarkdown(QuietAppend, ChatMarkdown):

@@ -27,6 +27,7 @@ from textual.widgets._markdown import (
 )
 
 from .drawn_block import DrawnBlock, LinesVisual
+from .markdown_parsing import let_go
 
 BULLET_STYLES = {"dark": "$text-primary", "light": "$text-secondary"}
 """As Textual's MarkdownBullet is coloured in a dark theme and in a light one."""
@@ -130,6 +131,7 @@ class DrawnList:
         if model is None:
             yield from super().compose()  # type: ignore[misc]
             return
+        let_go(self._blocks)  # (drawn from the model: markdown_parsing.py)
         self._blocks.clear()
         yield ListDrawing(ListVisual(model))
 

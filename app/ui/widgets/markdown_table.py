@@ -17,6 +17,7 @@ from textual.css.styles import RulesMap
 from textual.widgets._markdown import MarkdownBlock, MarkdownTable
 
 from .drawn_block import DrawnBlock, LinesVisual
+from .markdown_parsing import let_go
 
 LINE_STYLE = "$foreground 20%"
 HEADER_STYLE = "bold $primary"
@@ -114,7 +115,10 @@ class ChatTable(MarkdownTable):
     """Textual's table block (its parsing, its margins), drawn by one TableGrid."""
 
     def compose(self):
-        self._headers, self._rows = self._get_headers_and_rows()
+        if self._blocks:  # (read once: its rows and cells are let go, markdown_parsing.py)
+            self._headers, self._rows = self._get_headers_and_rows()
+            let_go(self._blocks)
+            self._blocks.clear()
         yield TableGrid(TableVisual(self._headers, self._rows))
 
     async def _update_from_block(self, block: MarkdownBlock) -> None:

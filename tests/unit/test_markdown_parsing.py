@@ -1,0 +1,63 @@
+"""Blocks Textual's Markdown parses and the app never mounts (a streamed block parsed again
+at every frame, a table's rows and cells, a list's items) are freed by reference counting,
+not left as cycles for the collector (markdown_parsing.py)."""
+
+from __future__ import annotations
+
+import gc
+import types
+import weakref
+
+from textual.app import App, ComposeResult
+from threadbench.ui.widgets.markdown_blocks import ChatMarkdown
+
+PIECES = [
+    "A first paragraph ",
+    "that grows.\n\n| name | size |\n|---|---|\n| a | 1 |\n",
+    "| b | 2 |\n| c | 3 |\n\n- one\n",
+    "- two\n- three\n\nThe end",
+    " of it.",
+]
+
+
+class OneMarkdown(App):
+    def compose(self) -> ComposeResult:
+        yield ChatMarkdown()
+
+
+def every_block(blocks) -> list:
+    found, todo = [], list(blocks)
+    while todo:
+        block = todo.pop()
+        found.append(block)
+        todo.extend(getattr(block, "_blocks", ()))
+    return found
+
+
+async def test_blocks_parsed_and_never_mounted_are_freed_without_the_collector() -> None:
+    app = OneMarkdown()
+    async with app.run_test() as pilot:
+        markdown = app.query_one(ChatMarkdown)
+        parsed: list[weakref.ref] = []
+        parse = markdown._parse_markdown
+
+        def noting(self, tokens):
+            blocks = parse(tokens)
+            parsed.extend(weakref.ref(block) for block in every_block(blocks))
+            return blocks
+
+        markdown._parse_markdown = types.MethodType(noting, markdown)
+        gc.collect()
+        gc.disable()  # (what is freed now is freed by reference counting)
+        try:
+            for piece in PIECES:
+                await markdown.append(piece)
+                await pilot.pause()
+            await markdown.update("A new text.\n\n- x\n- y\n")
+            await pilot.pause()
+            alive = [block for ref in parsed if (block := ref()) is not None]
+            assert len(parsed) > 20
+            assert [type(block).__name__ for block in alive if not block.is_mounted] == []
+        finally:
+            gc.enable()
+        assert "A new text." in str(markdown.query_one("MarkdownParagraph")._content)
