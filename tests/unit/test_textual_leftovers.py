@@ -67,3 +67,22 @@ def test_a_cleared_lru_cache_lets_go_of_its_values_without_the_collector() -> No
         gc.enable()
     cache.set(7, Value())
     assert cache.get(7) is not None and len(cache) == 1
+
+
+def test_a_strip_is_not_kept_in_its_own_caches() -> None:
+    """Divided at its own end, or cropped and extended to itself, a line is itself: not
+    cached in itself, so freeing it needs no collector."""
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    empty_replaced_leftovers()
+    strip = Strip([Segment("hello "), Segment("world")], 11)
+    assert strip.divide([11]) == [strip] and strip.divide([11, 20]) == [strip]
+    assert strip.crop_extend(0, 11, None) is strip
+    assert [str(part.text) for part in strip.divide([5, 11])] == ["hello", " world"]
+    assert strip.crop_extend(0, 13, None).cell_length == 13
+    line = Strip([Segment("a line")], 6)
+    line.divide([6])
+    line.crop_extend(0, 6, None)
+    held = [*line._divide_cache._cache.values(), *line._crop_extend_cache._cache.values()]
+    assert not any(value is line or (isinstance(value, list) and any(v is line for v in value)) for value in held)
