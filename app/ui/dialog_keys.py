@@ -14,7 +14,7 @@ its focus (app.py, push_screen).
 from __future__ import annotations
 
 import functools
-from collections import deque
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, cast
 
@@ -35,8 +35,8 @@ class DialogKeys:
         self._holding = False
         self._caught: list[events.Key] = []
         self._replaying: events.Key | None = None
-        self._through: deque[events.Key] = deque(maxlen=32)
-        """Keys already let through (a key held by KeysInOrder is looked at again)."""
+        self._through: weakref.WeakSet[events.Key] = weakref.WeakSet()
+        """Keys replayed or let through (a key held by KeysInOrder is looked at again)."""
         self._limit: Timer | None = None
 
     @property
@@ -52,15 +52,15 @@ class DialogKeys:
 
     def let_through(self, keys: list[events.Key]) -> None:
         """These keys (posted to the app by whoever held them before) are not held."""
-        self._through.extend(keys)
+        self._through.update(keys)
 
     def catch(self, event: events.Key) -> bool:
         """True if `event` is held: while holding, or while the keys held are handed on."""
-        if any(event is key for key in self._through):
+        if event in self._through:
             return False
         if event is self._replaying:
             self._replaying = None
-            self._through.append(event)
+            self._through.add(event)
             self.app.call_later(self._replay_next)
             return False
         if not (self._holding or self._caught or self._replaying is not None):

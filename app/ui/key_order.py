@@ -56,6 +56,14 @@ class KeysInOrder:
         self._since = 0.0
         self._passing: events.Key | None = None
         self._timer_set = False
+        self._when_idle: list[Callable[[], Any]] = []
+
+    def when_idle(self, callback: Callable[[], Any]) -> None:
+        """Call `callback` once every key seen so far has gone all the way."""
+        if self._climbing is None and not self._held:
+            self.app.call_later(callback)
+        else:
+            self._when_idle.append(callback)
 
     def hold(self, event: events.Key) -> bool:
         """True if `event` must wait for the keys before it (it is held, in order)."""
@@ -111,3 +119,7 @@ class KeysInOrder:
                 await self.app.on_event(self._passing)
             finally:
                 self._passing = None
+        if self._climbing is None and not self._held:
+            for callback in self._when_idle:
+                self.app.call_later(callback)
+            self._when_idle.clear()

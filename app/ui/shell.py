@@ -20,6 +20,7 @@ import importlib
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol, cast
 
 from textual import events
@@ -30,6 +31,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from .dialog_keys import DialogKeys
+from .key_order import KeysInOrder
 from .widgets.key_footer import KeyFooter
 
 MAIN_SCREEN_MODULES = ("threadbench.ui.main_screen", "threadbench.ui.commands")
@@ -63,10 +65,12 @@ def load_main_screen() -> None:
 
 
 class HoldsKeys(Protocol):
-    """The app (app.py): when the newest key came, and the keys held for a dialog."""
+    """The app (app.py): when the newest key came, the keys held for a dialog, the keys on
+    their way to the focused widget."""
 
     last_key: float
     dialog_keys: DialogKeys
+    keys_in_order: KeysInOrder
 
 
 class ShellScreen(Screen):
@@ -137,8 +141,8 @@ class ShellScreen(Screen):
         def hand_on() -> None:
             for key in held:
                 app.post_message(key)
-            if query is not None:
-                app.call_later(self._reopen_palette, query)  # (after the keys held)
+            if query is not None:  # after the keys held, each gone all the way
+                app.call_later(cast(HoldsKeys, app).keys_in_order.when_idle, partial(self._reopen_palette, query))
 
         main.call_later(hand_on)  # after the main screen's resume, which gives the focus
 

@@ -126,3 +126,16 @@ async def test_ctrl_q_quits_while_the_main_screen_loads(server_url, slow_load):
         await wait_for(pilot, lambda: not app.is_running, what="the app stopped")
     await asyncio.sleep(LOAD_SECONDS)  # the load ends after the app: nothing is shown, nothing fails
     assert app.main_screen is None
+
+
+async def test_a_long_sentence_typed_while_loading_then_the_palette_each_get_their_keys(server_url, slow_load):
+    """The sentence goes to the composer, all of it, before the palette opens again over the
+    main screen: its keys are handed on while the palette's are held."""
+    sentence = "a sentence typed while the app is still loading"
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        press_at_once(app, *sentence)
+        await pilot.pause()
+        press_at_once(app, "ctrl+p", *"new")
+        await wait_for(pilot, lambda: palette_over_main_holds(app, "new"), what="the palette over the main screen")
+        assert app.screen_stack[-2].composer.text == sentence
