@@ -9,7 +9,6 @@ import asyncio
 import itertools
 from collections.abc import Callable, Iterable
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
@@ -28,7 +27,7 @@ from textual.widgets._markdown import (
 from ..text import clean
 from ..uninterrupted import uninterrupted
 from .markdown_list import DrawnList
-from .markdown_parsing import appending_parser, let_go
+from .markdown_parsing import let_go, shared_parser
 from .markdown_table import ChatTable
 
 # A streamed reply is split into Markdown blocks of about this many characters, each its
@@ -155,17 +154,10 @@ class ChatMarkdown(Markdown):
     }
 
     def __init__(self, *args, **kwargs) -> None:
-        kwargs.setdefault("parser_factory", self._parser)
+        kwargs.setdefault("parser_factory", shared_parser)
         super().__init__(*args, **kwargs)
         self._parsed: list[MarkdownBlock] = []
         """The blocks parsed since the last update or append ended."""
-        self._appending = False
-
-    def _parser(self) -> MarkdownIt:
-        """Textual makes a parser for each change (0.3 ms, and cyclic garbage), at each frame
-        of a streamed reply. An append parses on the event loop's thread, at once: appends
-        share one. (An update parses in a worker thread: a parser of its own.)"""
-        return appending_parser() if self._appending else MarkdownIt("gfm-like")
 
     def _parse_markdown(self, tokens: Iterable[Token]) -> list[MarkdownBlock]:
         blocks = list(super()._parse_markdown(tokens))
@@ -176,12 +168,7 @@ class ChatMarkdown(Markdown):
         return AwaitComplete(self._letting_go(super().update(markdown)))
 
     def append(self, markdown: str) -> AwaitComplete:
-        self._appending = True  # (Textual asks for its parser here, before it returns)
-        try:
-            change = super().append(markdown)
-        finally:
-            self._appending = False
-        return AwaitComplete(self._letting_go(change))
+        return AwaitComplete(self._letting_go(super().append(markdown)))
 
     async def _letting_go(self, change: AwaitComplete) -> None:
         """Once `change` is done, and any change queued behind it (they parse and mount
