@@ -1,6 +1,7 @@
-"""The chat mounts a window of a long thread's messages: scrolling up brings older ones in and
-lets the newest go, scrolling down brings them back, home and end jump to either end, and a
-new message brings the window back to the end first."""
+"""The chat mounts a window of a long thread's messages: scrolling up brings older ones in (a
+screen of them at a time, before the reader reaches the window's top) and lets the newest go,
+scrolling down brings them back, home and end jump to either end, and a new message brings
+the window back to the end first."""
 
 from __future__ import annotations
 
@@ -13,9 +14,24 @@ from threadbench.ui.widgets.message_views import MessageView
 COUNT = 240
 
 
+class WatchedChat(ChatLog):
+    """Notes every scroll of the reader's that reaches the window's top while older messages
+    are not mounted (not the window's own, keeping the reader's place as messages come in:
+    Textual sets the end of a scroll under way then, and the window's place right after)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.at_the_edge: list[int] = []
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        if new == 0 and self._first and not self._anchoring:
+            self.at_the_edge.append(self._first)
+        super().watch_scroll_y(old, new)
+
+
 class Host(App):
     def compose(self) -> ComposeResult:
-        yield ChatLog(id="chat-log")
+        yield WatchedChat(id="chat-log")
 
 
 def thread() -> list[ChatMessage]:
@@ -27,6 +43,10 @@ def thread() -> list[ChatMessage]:
 
 def mounted(chat: ChatLog) -> list[str]:
     return [view.message.id for view in chat.query_children(MessageView)]
+
+
+def loading(chat: ChatLog) -> bool:
+    return any(w.group == "older" and not w.is_finished for w in chat.workers)
 
 
 def in_view(chat: ChatLog) -> list[str]:
@@ -45,17 +65,18 @@ async def test_scrolling_up_and_down_a_long_thread_keeps_a_window_of_messages() 
         for _ in range(30):
             seen = in_view(chat)
             await pilot.press("pageup")
-            await wait_for(pilot, lambda: not any(w.group == "older" and not w.is_finished for w in chat.workers))
+            await wait_for(pilot, lambda: not loading(chat))
             await pilot.pause()
             assert len(mounted(chat)) <= MOUNTED
             if chat.scroll_y > 0:
                 assert set(seen) & set(in_view(chat)) or int(seen[0][1:]) > int(in_view(chat)[-1][1:])
+        assert chat.at_the_edge == [], "(older ones come before the window's top is reached)"
         assert mounted(chat)[-1] != f"m{COUNT - 1}", "(the newest went as older ones came in)"
         assert "newer messages" in str(chat.query_one(".less-marker").render())
         # back down: the newest come back
         for _ in range(80):
             await pilot.press("pagedown")
-            await wait_for(pilot, lambda: not any(w.group == "older" and not w.is_finished for w in chat.workers))
+            await wait_for(pilot, lambda: not loading(chat))
             await pilot.pause()
             assert len(mounted(chat)) <= MOUNTED
             if mounted(chat)[-1] == f"m{COUNT - 1}" and chat.scroll_y == chat.max_scroll_y:
@@ -110,6 +131,7 @@ async def test_a_growing_conversation_keeps_a_window_at_its_end() -> None:
         # read up a little: the view no longer follows the end, and nothing above it goes
         assert chat.max_scroll_y > 2
         chat.scroll_to(y=chat.max_scroll_y - 2, animate=False, immediate=True)
+        await wait_for(pilot, lambda: not loading(chat), what="older messages mounted ahead of the reader")
         before = mounted(chat)
         await chat.add_message(ChatMessage(id="new", type="human", text="a new question"))
         await pilot.pause()

@@ -1,10 +1,11 @@
 """The conversation (#chat-log): a window of message widgets over the whole thread.
 
 Only the newest messages that fill a few screens (at most WINDOW) are mounted when a
-thread opens; older ones are mounted in pages as the user scrolls to the top, so a
-10,000-message thread opens quickly. At most MOUNTED messages stay mounted: as older pages
-come in at the top, the newest go from the bottom (and come back a page at a time as the
-user scrolls down again), so every scroll step lays out the same few widgets however far
+thread opens, so a 10,000-message thread opens quickly; as the user scrolls up, a screen of
+older ones is mounted ahead of the view (AHEAD_SCREENS from the window's top), so a scroll
+step mounts a few and none waits at the edge. At most MOUNTED messages stay mounted: as
+older ones come in at the top, the newest go from the bottom (and come back the same way as
+the user scrolls down again), so every scroll step lays out the same few widgets however far
 up the user reads; a new message or a run brings the window back to the end first. While
 a run streams, tokens are appended to the reply's Markdown and the view follows the
 bottom unless the user has scrolled up (VerticalScroll anchoring).
@@ -37,8 +38,15 @@ WINDOW = 40
 SCREENS = 1.5
 """...and fewer when the newest ones fill this many heights of the view already."""
 PAGE = 30
-MOUNTED = 90
+"""Messages mounted at once by `load_older` and `load_newer` when asked for no number."""
+MOUNTED = 40
 """At most this many messages are mounted while scrolling through a long thread."""
+AHEAD_SCREENS = 1.5
+"""Scrolling towards an end of the window with more beyond it, the next messages are mounted
+while the view is this many of its heights from that end..."""
+AHEAD = 8
+"""...a screen of them at a time, at most this many: a scroll step mounts the few it needs
+(30 at once took 200-400 ms) and the reader never waits at an edge."""
 KEPT_SCREENS = 3
 """While the view follows the end of a growing conversation, only the newest messages that
 fill this many heights of the view (at most WINDOW) stay mounted."""
@@ -72,6 +80,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._streaming: dict[str, AIMessageView] = {}
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
         self._loading_older = False
+        self._anchoring = False
         self._banner: Static | None = None  # the past view's notice, pinned above the conversation
         self._marker: Static | None = None  # "↑ N older messages"
         self._echo: ChatMessage | None = None
@@ -190,18 +199,28 @@ class ChatLog(VerticalScroll, can_focus=True):
             first = next(iter(self.query_children(MessageView)), None)
             height_before = self.virtual_size.height
             top_before = first.virtual_region.y if first is not None else 0
-            await self.mount_all(views, before=first) if first else await self.mount_all(views)
-            await self._trim_bottom()
-            await self._show_marker()
-            # Keep what the user was reading in place: shift by the height added above it.
-            if first is not None:
-                self.call_after_refresh(self._keep_anchor, first, top_before)
-            else:
-                self.call_after_refresh(self._keep_position, height_before)
+            with self.app.batch_update():  # no frame shows what was read pushed down
+                await self.mount_all(views, before=first) if first else await self.mount_all(views)
+                await self._trim_bottom()
+                await self._show_marker()
+                # Keep what the user was reading in place: shift by the height added above it.
+                self._lay_out_now()
+                if first is not None:
+                    self._keep_anchor(first, top_before)
+                else:
+                    self._keep_position(height_before)
             self.post_message(self.OlderLoaded())
             return True
         finally:
             self._loading_older = False
+
+    def _lay_out_now(self) -> None:
+        """The layout the next frame would make, made now (in a batch: before that frame),
+        so that the scroll can be set from where the widgets are. (Textual's private
+        layout call, as its screen's update timer makes it; that frame's layout is done.)"""
+        screen = self.screen
+        screen._refresh_layout()
+        screen._layout_required = False
 
     async def _trim_bottom(self) -> None:
         """Unmount the newest messages beyond MOUNTED (below the view: nothing in it moves)."""
@@ -243,14 +262,17 @@ class ChatLog(VerticalScroll, can_focus=True):
             await self.mount_all(views, before=marker) if marker is not None else await self.mount_all(views)
             mounted = list(self.query_children(MessageView))
             extra = len(mounted) - MOUNTED
-            if extra > 0:
-                anchor = mounted[extra]
-                top_before = anchor.virtual_region.y
-                await self.removals.run(self.remove_children(mounted[:extra]))
-                self._first += extra
-                self.call_after_refresh(self._keep_anchor, anchor, top_before)
-            await self._show_below()
-            await self._show_marker()
+            with self.app.batch_update():
+                if extra > 0:
+                    anchor = mounted[extra]
+                    top_before = anchor.virtual_region.y
+                    await self.removals.run(self.remove_children(mounted[:extra]))
+                    self._first += extra
+                await self._show_below()
+                await self._show_marker()
+                if extra > 0:
+                    self._lay_out_now()
+                    self._keep_anchor(anchor, top_before)
             return True
         finally:
             self._loading_older = False
@@ -259,7 +281,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         """Scroll by as much as `anchor` moved (what was added or removed above it)."""
         moved = anchor.virtual_region.y - top_before
         if moved:
-            self.scroll_to(y=max(0, self.scroll_y + moved), animate=False, immediate=True)
+            self._scroll_window_by(moved)
 
     async def _back_to_end(self) -> None:
         """The newest messages were unmounted (the user read far up): show the newest window
@@ -277,14 +299,41 @@ class ChatLog(VerticalScroll, can_focus=True):
     def _keep_position(self, height_before: int) -> None:
         added = self.virtual_size.height - height_before
         if added > 0:
-            self.scroll_to(y=self.scroll_y + added, animate=False, immediate=True)
+            self._scroll_window_by(added)
+
+    def _scroll_window_by(self, moved: float) -> None:
+        """Scroll by `moved` rows (what was added or removed above the reader). Textual ends
+        a scroll under way (pageup glides) at its end first: it goes on from the new place to
+        its end, moved as far."""
+        target, animating = self.scroll_target_y + moved, self.scroll_target_y != self.scroll_y
+        self._anchoring = True
+        try:
+            self.scroll_to(y=max(0, self.scroll_y + moved), animate=False, immediate=True)
+        finally:
+            self._anchoring = False
+        if animating:
+            self.scroll_to(y=max(0, target), immediate=True)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
-        if new <= 0 < old and self._first:
-            self.run_worker(self.load_older(), group="older", exclusive=True)
-        elif self._below and new >= self.max_scroll_y > old:
-            self.run_worker(self.load_newer(), group="older", exclusive=True)
+        if new != old and not self._anchoring:  # (the reader's scroll, not the window's own)
+            self._load_ahead(up=new < old)
+
+    def _load_ahead(self, up: bool) -> None:
+        """Near the end of the window the reader scrolls towards, with more messages beyond
+        it: mount the next screen of them. (Only on the reader's scroll: with short messages
+        the window may never be tall enough to leave that zone, and loads would follow one
+        another to the end of the thread.)"""
+        if self._loading_older or any(w.group == "older" and not w.is_finished for w in self.workers):
+            return
+        ahead = AHEAD_SCREENS * self.scrollable_content_region.height
+        if up and self._first and self.scroll_y <= ahead:
+            count = self._newest_filling(self.messages[max(0, self._first - AHEAD) : self._first], _estimated_rows, 1.0)
+            self.run_worker(self.load_older(count), group="older")
+        elif not up and self._below and self.scroll_y >= self.max_scroll_y - ahead:
+            end = len(self.messages) - self._below
+            count = self._newest_filling(self.messages[end : end + AHEAD][::-1], _estimated_rows, 1.0)
+            self.run_worker(self.load_newer(count), group="older")
 
     @after_removals
     async def action_scroll_home_all(self) -> None:
