@@ -177,26 +177,22 @@ def _note_paints() -> None:
     Screen._bench_noted = True
 
 
-async def painted(app, timeout: float = 30.0) -> float:
+async def painted(app, timeout: float = 30.0, since: float | None = None) -> float:
     """The time the screen is next painted (what was changed before the call is on screen).
 
     If nothing is left to paint for a while (the change needed no repaint), the time of the
-    call is returned."""
+    call is returned; or, given `since`, the time of the last paint after it if nothing is
+    left to paint at the call (it was painted while the caller waited for something else)."""
     _note_paints()
     start = now()
+    if since is not None and _PAINTS[0] > since and not _paint_pending(app.screen):
+        return _PAINTS[0]
     deadline = start + timeout
     clean_since = None
     while True:
         if _PAINTS[0] > start:
             return _PAINTS[0]
-        screen = app.screen
-        pending = (
-            screen._layout_required
-            or screen._repaint_required
-            or screen._scroll_required
-            or bool(screen._dirty_widgets)
-        )
-        if pending:
+        if _paint_pending(app.screen):
             clean_since = None
         else:
             clean_since = clean_since or now()
@@ -205,6 +201,10 @@ async def painted(app, timeout: float = 30.0) -> float:
         if now() > deadline:
             raise TimeoutError("the screen was not painted")
         await asyncio.sleep(POLL / 2)
+
+
+def _paint_pending(screen) -> bool:
+    return bool(screen._layout_required or screen._repaint_required or screen._scroll_required or screen._dirty_widgets)
 
 
 async def settle(app, seconds: float = 0.3, within=None) -> None:

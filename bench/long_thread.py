@@ -167,7 +167,7 @@ async def main(args) -> list:
                 what="scrolled up",
             )
             await wait_until(lambda: not older_loading(), what="older messages mounted")
-            steps.append(ms(await painted(app) - start))
+            steps.append(ms(await painted(app, since=start) - start))
         reached_top = top_in_view()
         top_seconds = now() - begun
         rss_top = rss_mb()
