@@ -5,7 +5,9 @@ the window back to the end first."""
 
 from __future__ import annotations
 
-from support.driving import wait_for
+import asyncio
+
+from support.driving import press_at_once, wait_for
 from textual.app import App, ComposeResult
 from threadbench.models import ChatMessage
 from threadbench.ui.widgets.chat_log import MOUNTED, ChatLog
@@ -136,3 +138,24 @@ async def test_a_growing_conversation_keeps_a_window_at_its_end() -> None:
         await chat.add_message(ChatMessage(id="new", type="human", text="a new question"))
         await pilot.pause()
         assert mounted(chat) == [*before, "new"]
+
+
+async def test_a_message_after_reading_far_up_brings_the_view_back_to_follow_the_end() -> None:
+    """The reader went to the top and paged down a little; then a question is sent and the
+    reply comes: both are shown, the view following the end (the reply had stayed below it)."""
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat = app.query_one(ChatLog)
+        await chat.show_messages(thread())
+        chat.focus()
+        await pilot.press("home")
+        await wait_for(pilot, lambda: chat.scroll_y == 0 and mounted(chat)[:1] == ["m0"], what="the first message")
+        for _ in range(6):  # a key every 0.15 s, each page gliding down as the next comes
+            press_at_once(app, "pagedown")
+            await asyncio.sleep(0.15)
+        await pilot.pause(1.0)
+        await chat.add_message(ChatMessage(id="question", type="human", text="a question"))
+        await pilot.pause()
+        await chat.add_message(ChatMessage(id="reply", type="ai", text="the reply"))
+        await wait_for(pilot, lambda: "reply" in in_view(chat), what="the reply in view")
+        assert chat.scroll_y == chat.max_scroll_y

@@ -295,6 +295,7 @@ class ChatLog(VerticalScroll, can_focus=True):
             await self.mount_all([view_for(m) for m in self.messages[self._first :]])
             await self._show_below()
             await self._show_marker()
+        self.scroll_end(animate=False)  # and follow it again
 
     def _keep_position(self, height_before: int) -> None:
         added = self.virtual_size.height - height_before
@@ -302,17 +303,18 @@ class ChatLog(VerticalScroll, can_focus=True):
             self._scroll_window_by(added)
 
     def _scroll_window_by(self, moved: float) -> None:
-        """Scroll by `moved` rows (what was added or removed above the reader). Textual ends
+        """Scroll by `moved` rows (what was added or removed above the reader; not the reader's
+        scroll: the view that follows the end goes on following it). Textual ends
         a scroll under way (pageup glides) at its end first: it goes on from the new place to
         its end, moved as far."""
         target, animating = self.scroll_target_y + moved, self.scroll_target_y != self.scroll_y
         self._anchoring = True
         try:
-            self.scroll_to(y=max(0, self.scroll_y + moved), animate=False, immediate=True)
+            self.scroll_to(y=max(0, self.scroll_y + moved), animate=False, immediate=True, release_anchor=False)
         finally:
             self._anchoring = False
         if animating:
-            self.scroll_to(y=max(0, target), immediate=True)
+            self.scroll_to(y=max(0, target), immediate=True, release_anchor=False)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
@@ -321,13 +323,14 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     def _load_ahead(self, up: bool) -> None:
         """Near the end of the window the reader scrolls towards, with more messages beyond
-        it: mount the next screen of them. (Only on the reader's scroll: with short messages
+        it: mount the next screen of them. (Not while the view follows the end: its window is
+        the newest few screens. Only on the reader's scroll: with short messages
         the window may never be tall enough to leave that zone, and loads would follow one
         another to the end of the thread.)"""
         if self._loading_older or any(w.group == "older" and not w.is_finished for w in self.workers):
             return
         ahead = AHEAD_SCREENS * self.scrollable_content_region.height
-        if up and self._first and self.scroll_y <= ahead:
+        if up and self._first and self.scroll_y <= ahead and not following(self):
             count = self._newest_filling(self.messages[max(0, self._first - AHEAD) : self._first], _estimated_rows, 1.0)
             self.run_worker(self.load_older(count), group="older")
         elif not up and self._below and self.scroll_y >= self.max_scroll_y - ahead:
