@@ -55,6 +55,16 @@ def in_view(chat: ChatLog) -> list[str]:
     return [view.message.id for view in chat.query_children(MessageView) if chat.region.overlaps(view.region)]
 
 
+async def at_the_top(pilot) -> ChatLog:
+    """The thread shown, and `home` pressed in the chat: its first message at the top."""
+    chat = pilot.app.query_one(ChatLog)
+    await chat.show_messages(thread())
+    chat.focus()
+    await pilot.press("home")
+    await wait_for(pilot, lambda: chat.scroll_y == 0 and mounted(chat)[:1] == ["m0"], what="the first message")
+    return chat
+
+
 async def test_scrolling_up_and_down_a_long_thread_keeps_a_window_of_messages() -> None:
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -89,11 +99,7 @@ async def test_scrolling_up_and_down_a_long_thread_keeps_a_window_of_messages() 
 async def test_home_end_and_a_new_message_jump_the_window() -> None:
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:
-        chat = app.query_one(ChatLog)
-        await chat.show_messages(thread())
-        chat.focus()
-        await pilot.press("home")
-        await wait_for(pilot, lambda: chat.scroll_y == 0 and mounted(chat)[:1] == ["m0"], what="the first message")
+        chat = await at_the_top(pilot)
         await pilot.pause()
         assert len(mounted(chat)) <= MOUNTED and "m0" in in_view(chat)
         await pilot.press("end")
@@ -145,11 +151,7 @@ async def test_a_message_after_reading_far_up_brings_the_view_back_to_follow_the
     reply comes: both are shown, the view following the end (the reply had stayed below it)."""
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:
-        chat = app.query_one(ChatLog)
-        await chat.show_messages(thread())
-        chat.focus()
-        await pilot.press("home")
-        await wait_for(pilot, lambda: chat.scroll_y == 0 and mounted(chat)[:1] == ["m0"], what="the first message")
+        chat = await at_the_top(pilot)
         for _ in range(6):  # a key every 0.15 s, each page gliding down as the next comes
             press_at_once(app, "pagedown")
             await asyncio.sleep(0.15)

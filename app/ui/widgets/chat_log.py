@@ -303,10 +303,10 @@ class ChatLog(VerticalScroll, can_focus=True):
             self._scroll_window_by(added)
 
     def _scroll_window_by(self, moved: float) -> None:
-        """Scroll by `moved` rows (what was added or removed above the reader; not the reader's
-        scroll: the view that follows the end goes on following it). Textual ends
-        a scroll under way (pageup glides) at its end first: it goes on from the new place to
-        its end, moved as far."""
+        """Scroll by `moved` rows, what was added or removed above the reader (the window's
+        scroll, not the reader's: a view that follows the end goes on following it). Textual
+        ends a scroll under way (pageup glides) at its end first: it goes on from the new
+        place to its end, moved as far."""
         target, animating = self.scroll_target_y + moved, self.scroll_target_y != self.scroll_y
         self._anchoring = True
         try:
@@ -323,10 +323,10 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     def _load_ahead(self, up: bool) -> None:
         """Near the end of the window the reader scrolls towards, with more messages beyond
-        it: mount the next screen of them. (Not while the view follows the end: its window is
-        the newest few screens. Only on the reader's scroll: with short messages
-        the window may never be tall enough to leave that zone, and loads would follow one
-        another to the end of the thread.)"""
+        it: mount the next screen of them. Not while the view follows the end (its window is
+        the newest few screens), and only on the reader's scroll: with short messages the
+        window may never be tall enough to leave that zone, and loads that called the next
+        would go on to the end of the thread."""
         if self._loading_older or any(w.group == "older" and not w.is_finished for w in self.workers):
             return
         ahead = AHEAD_SCREENS * self.scrollable_content_region.height
