@@ -154,7 +154,7 @@ async def main(args) -> list:
             return bool(views) and views[0].message.id == first_id and chat.scroll_y == 0
 
         def older_loading() -> bool:
-            return any(w.group == "older" and not w.is_finished for w in chat.workers)
+            return chat.loading_ahead
 
         steps: list[float] = []
         begun = now()

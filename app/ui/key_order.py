@@ -58,16 +58,21 @@ class KeysInOrder:
         self._timer_set = False
         self._when_idle: list[Callable[[], Any]] = []
 
+    @property
+    def _idle(self) -> bool:
+        """No key on its way, none held."""
+        return self._climbing is None and not self._held
+
     def when_idle(self, callback: Callable[[], Any]) -> None:
         """Call `callback` once every key seen so far has gone all the way."""
-        if self._climbing is None and not self._held:
+        if self._idle:
             self.app.call_later(callback)
         else:
             self._when_idle.append(callback)
 
     def hold(self, event: events.Key) -> bool:
         """True if `event` must wait for the keys before it (it is held, in order)."""
-        if event is self._passing or (self._climbing is None and not self._held):
+        if event is self._passing or self._idle:
             return False
         self._held.append(event)
         self._release_later()
@@ -119,7 +124,7 @@ class KeysInOrder:
                 await self.app.on_event(self._passing)
             finally:
                 self._passing = None
-        if self._climbing is None and not self._held:
+        if self._idle:
             for callback in self._when_idle:
                 self.app.call_later(callback)
             self._when_idle.clear()

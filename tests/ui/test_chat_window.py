@@ -47,10 +47,6 @@ def mounted(chat: ChatLog) -> list[str]:
     return [view.message.id for view in chat.query_children(MessageView)]
 
 
-def loading(chat: ChatLog) -> bool:
-    return any(w.group == "older" and not w.is_finished for w in chat.workers)
-
-
 def in_view(chat: ChatLog) -> list[str]:
     return [view.message.id for view in chat.query_children(MessageView) if chat.region.overlaps(view.region)]
 
@@ -77,7 +73,7 @@ async def test_scrolling_up_and_down_a_long_thread_keeps_a_window_of_messages() 
         for _ in range(30):
             seen = in_view(chat)
             await pilot.press("pageup")
-            await wait_for(pilot, lambda: not loading(chat))
+            await wait_for(pilot, lambda: not chat.loading_ahead)
             await pilot.pause()
             assert len(mounted(chat)) <= MOUNTED
             if chat.scroll_y > 0:
@@ -88,7 +84,7 @@ async def test_scrolling_up_and_down_a_long_thread_keeps_a_window_of_messages() 
         # back down: the newest come back
         for _ in range(80):
             await pilot.press("pagedown")
-            await wait_for(pilot, lambda: not loading(chat))
+            await wait_for(pilot, lambda: not chat.loading_ahead)
             await pilot.pause()
             assert len(mounted(chat)) <= MOUNTED
             if mounted(chat)[-1] == f"m{COUNT - 1}" and chat.scroll_y == chat.max_scroll_y:
@@ -139,7 +135,7 @@ async def test_a_growing_conversation_keeps_a_window_at_its_end() -> None:
         # read up a little: the view no longer follows the end, and nothing above it goes
         assert chat.max_scroll_y > 2
         chat.scroll_to(y=chat.max_scroll_y - 2, animate=False, immediate=True)
-        await wait_for(pilot, lambda: not loading(chat), what="older messages mounted ahead of the reader")
+        await wait_for(pilot, lambda: not chat.loading_ahead, what="older messages mounted ahead of the reader")
         before = mounted(chat)
         await chat.add_message(ChatMessage(id="new", type="human", text="a new question"))
         await pilot.pause()

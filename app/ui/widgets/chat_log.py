@@ -24,6 +24,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
+from textual.worker import Worker
 
 from ...models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from ..text import plain
@@ -80,6 +81,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._streaming: dict[str, AIMessageView] = {}
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
         self._loading_older = False
+        self._ahead: Worker[bool] | None = None  # the load _load_ahead started last
         self._anchoring = False
         self._banner: Static | None = None  # the past view's notice, pinned above the conversation
         self._marker: Static | None = None  # "↑ N older messages"
@@ -327,16 +329,21 @@ class ChatLog(VerticalScroll, can_focus=True):
         the newest few screens), and only on the reader's scroll: with short messages the
         window may never be tall enough to leave that zone, and loads that called the next
         would go on to the end of the thread."""
-        if self._loading_older or any(w.group == "older" and not w.is_finished for w in self.workers):
+        if self._loading_older or self.loading_ahead:
             return
         ahead = AHEAD_SCREENS * self.scrollable_content_region.height
         if up and self._first and self.scroll_y <= ahead and not following(self):
             count = self._newest_filling(self.messages[max(0, self._first - AHEAD) : self._first], _estimated_rows, 1.0)
-            self.run_worker(self.load_older(count), group="older")
+            self._ahead = self.run_worker(self.load_older(count), group="older")
         elif not up and self._below and self.scroll_y >= self.max_scroll_y - ahead:
             end = len(self.messages) - self._below
             count = self._newest_filling(self.messages[end : end + AHEAD][::-1], _estimated_rows, 1.0)
-            self.run_worker(self.load_newer(count), group="older")
+            self._ahead = self.run_worker(self.load_newer(count), group="older")
+
+    @property
+    def loading_ahead(self) -> bool:
+        """Messages the reader scrolls towards are being mounted."""
+        return self._ahead is not None and not self._ahead.is_finished
 
     @after_removals
     async def action_scroll_home_all(self) -> None:
