@@ -31,6 +31,33 @@ async def test_a_replaced_layout_is_emptied() -> None:
         assert app.query_one("#one") in compositor._full_map and "two" in str(app.screen.query(Static).last().render())
 
 
+async def test_the_widgets_of_a_map_built_anew_after_a_scroll_are_emptied(monkeypatch) -> None:
+    """After a layout for a scroll, Textual builds the map of every widget again when it is
+    asked for, and drops the set of widgets it built with it: that set stayed in the cycle
+    of the function that fills it, holding every widget of the screen (removed ones too)."""
+    from threadbench.ui import textual_leftovers
+
+    empty_replaced_leftovers()
+    built: list[set] = []
+
+    def arrange_root(*args, **kwargs):
+        map, widgets = arrange(*args, **kwargs)
+        built.append(widgets)
+        return map, widgets
+
+    arrange = textual_leftovers._ARRANGE_ROOT
+    monkeypatch.setattr(textual_leftovers, "_ARRANGE_ROOT", arrange_root)
+    app = Host()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        compositor._full_map_invalidated = True  # as a layout for a scroll leaves it
+        built.clear()
+        assert app.query_one("#one") in compositor.full_map
+        assert len(built) == 1 and built[0] is not compositor.widgets and not built[0]
+        assert app.query_one("#one") in compositor.widgets  # the compositor's own set is whole
+
+
 async def test_the_nodes_a_restyle_replaces_are_emptied() -> None:
     empty_replaced_leftovers()
     app = Host()
