@@ -80,9 +80,8 @@ def _full_map(self: Compositor) -> CompositorMap:
     assert _FULL_MAP is not None
     result = _FULL_MAP(self)
     _empty_replaced(self, old_map, self.widgets)
-    arranged = self.__dict__.pop("_arranged", None)
-    if self._full_map is not old_map and arranged is not None and arranged is not self.widgets:
-        arranged.clear()  # the widgets of the map built anew: Textual drops them
+    # the widgets of a map built anew, which Textual drops (the compositor's own set is kept)
+    _empty_replaced(self, None, self.__dict__.pop("_arranged", set()))
     return result
 
 
