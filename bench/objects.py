@@ -30,12 +30,12 @@ app is told a key came.
 from __future__ import annotations
 
 import asyncio
+import gc
 import uuid
 from functools import partial
 
 from langgraph_sdk import get_client
 from threadbench.ui.collector import CHECK_SECONDS
-from threadbench.ui.textual_caches import collect as full_collection
 
 from bench.common import (
     StallMeter,
@@ -196,7 +196,7 @@ async def main(args) -> list:
                 await wait_until(lambda: collections, timeout=IDLE_WAIT, what="the idle full collection")
                 collected = "the app's own, once the user was idle"
             except TimeoutError:  # none due: the young collections since the last are too few
-                full_collection(2)
+                gc.collect(2)
                 collected = f"none was due after {IDLE_WAIT:.0f} s idle: one made then, as the app makes it"
         press(app, "escape")  # (the dialog left open, its opener's worker would wait on it)
         await wait_until(lambda: not isinstance(app.screen, AssistantsScreen), what="the assistants closed")

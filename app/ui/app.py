@@ -47,8 +47,7 @@ from .key_order import KeysInOrder
 from .shell import ShellScreen, load_main_screen, main_screen_loaded
 from .teardown import Teardown
 from .text import clean, one_line, relative_time
-from .textual_caches import collect as full_collection
-from .textual_caches import lazy_strip_caches
+from .textual_caches import lazy_strip_caches, styles_by_colour
 from .textual_leftovers import empty_replaced_leftovers
 from .textual_timer import steady_frames
 
@@ -202,8 +201,9 @@ class ThreadbenchApp(App[None]):
         self.connection_url: str | None = settings.url
         self.connection_profile: str | None = settings.profile
         self._switched = False
-        self.collector = Collector(collect=full_collection)
+        self.collector = Collector()
         lazy_strip_caches()
+        styles_by_colour()
         empty_replaced_leftovers()
         steady_frames()
         self.teardown = Teardown(self)

@@ -3,8 +3,11 @@
 `StylesCache.get_inner_outer`: Textual 8.2.8 decorates this method with functools.lru_cache,
 so its keys hold up to 1,024 StylesCache objects (one per widget that painted), each with
 every line its widget rendered, long after the widget is gone. In a soak of long replies it
-held 56,000 objects after eight replies, a quarter of all the app's, and went on filling.
-Its values are two Styles, quick to make again: the app's full collections empty it first.
+held 56,000 objects after eight replies, a quarter of all the app's; paging up a long
+thread, 860 caches of widgets gone (300 `pageup`s), whose lines were freed all at once by
+the forced full collection's clear, inside the stall it makes. Its two Styles depend on the
+two colours only: `styles_by_colour` caches them by the colours, so a widget's lines go with
+the widget.
 
 `Strip`: every rendered line is a Strip, and each Strip made seven little FIFOCaches when it
 was built, though most lines are painted once and never cropped, styled or divided again.
@@ -15,22 +18,36 @@ a store). `lazy_strip_caches` makes a Strip's cache when it is first used, as Te
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
+from functools import lru_cache
 
 from textual._styles_cache import StylesCache
 from textual.cache import FIFOCache
+from textual.color import Color
 from textual.strip import Strip
+from textual.style import Style
+
+TEXTUAL_INNER_OUTER = StylesCache.get_inner_outer
+"""Textual's own, cached by the StylesCache too (kept for the tests)."""
+
+
+@lru_cache(1024)
+def _inner_outer(base_background: Color, background: Color) -> tuple[Style, Style]:
+    return TEXTUAL_INNER_OUTER.__wrapped__(None, base_background, background)
+
+
+def _get_inner_outer(self: StylesCache, base_background: Color, background: Color) -> tuple[Style, Style]:
+    return _inner_outer(base_background, background)
+
+
+def styles_by_colour() -> None:
+    """From now on `StylesCache.get_inner_outer` is cached by its two colours alone."""
+    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign, assignment]
+
 
 EAGER_INIT = Strip.__init__
 """Textual's own Strip.__init__, which makes all seven caches at once (kept for the tests)."""
 _CACHE_SIZES: dict[str, int] = {}
-
-
-def collect(generation: int) -> int:
-    """`gc.collect`, after the cache lets go of what it pinned (the app's full collections)."""
-    StylesCache.get_inner_outer.cache_clear()
-    return gc.collect(generation)
 
 
 def _lean_init(self: Strip, segments: Iterable[object], cell_length: int | None = None) -> None:
