@@ -36,13 +36,10 @@ def _inner_outer(base_background: Color, background: Color) -> tuple[Style, Styl
     return TEXTUAL_INNER_OUTER.__wrapped__(None, base_background, background)
 
 
-def _get_inner_outer(self: StylesCache, base_background: Color, background: Color) -> tuple[Style, Style]:
-    return _inner_outer(base_background, background)
-
-
 def styles_by_colour() -> None:
-    """From now on `StylesCache.get_inner_outer` is cached by its two colours alone."""
-    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign, assignment]
+    """From now on `StylesCache.get_inner_outer` is cached by its two colours alone (a
+    staticmethod: no Python call of ours on the way, it is asked once per line painted)."""
+    StylesCache.get_inner_outer = staticmethod(_inner_outer)  # type: ignore[method-assign, assignment]
 
 
 EAGER_INIT = Strip.__init__
