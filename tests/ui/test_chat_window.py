@@ -92,6 +92,38 @@ async def test_scrolling_up_and_down_a_long_thread_keeps_a_window_of_messages() 
         assert mounted(chat)[-1] == f"m{COUNT - 1}" and not chat.query(".less-marker")
 
 
+def resting(chat: ChatLog) -> list[MessageView]:
+    return [view for view in chat.query_children(MessageView) if view.resting]
+
+
+async def test_messages_far_from_the_view_rest_and_wake_before_they_come_into_it() -> None:
+    """A layout takes the messages near the view only: those mounted far from it keep their
+    height with no child displayed, and are displayed again before a scroll shows them."""
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat = app.query_one(ChatLog)
+        await chat.show_messages(thread())
+        chat.focus()
+        await pilot.pause()
+        for _ in range(12):  # up: older messages mounted, the window laid out anew
+            await pilot.press("pageup")
+            await wait_for(pilot, lambda: not chat.loading_ahead)
+        await pilot.pause()
+        far = resting(chat)
+        assert far, "(far from the view, messages rest)"
+        for view in far:
+            assert view.outer_size.height > 0 and not any(child.display for child in view.children)
+            assert not chat.region.overlaps(view.region)
+        for _ in range(4):  # down to them: each is awake once in view
+            await pilot.press("pagedown")
+            await wait_for(pilot, lambda: not chat.loading_ahead)
+            await pilot.pause()
+            for view in chat.query_children(MessageView):
+                if chat.region.overlaps(view.region):
+                    assert not view.resting and all(child.display for child in view.children)
+        assert any(view.is_attached and not view.resting for view in far), "(woken as the view came near)"
+
+
 async def test_home_end_and_a_new_message_jump_the_window() -> None:
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:

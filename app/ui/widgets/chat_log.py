@@ -48,6 +48,11 @@ while the view is this many of its heights from that end..."""
 AHEAD = 8
 """...a screen of them at a time, at most this many: a scroll step mounts the few it needs
 (30 at once took 200-400 ms) and the reader never waits at an edge."""
+REST_SCREENS = 1.0
+"""Before the chat is laid out anew (older or newer messages mounted), the messages more
+than this many heights of the view away from it rest (MessageView.rest), and a scroll wakes
+those it brings within this distance: a layout then takes the messages near the view, not
+the whole window of up to MOUNTED."""
 KEPT_SCREENS = 3
 """While the view follows the end of a growing conversation, only the newest messages that
 fill this many heights of the view (at most WINDOW) stay mounted."""
@@ -88,6 +93,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._echo: ChatMessage | None = None
         """The message being sent, shown before the server has stored it (add_echo)."""
         self.removals = Removals()
+        self._rest_width = 0  # the width resting message views were measured at
 
     # -- whole conversations ---------------------------------------------------------------
 
@@ -107,6 +113,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._tool_chunks.clear()
         self._first = self._window_start(self.messages)
         self._below = 0
+        self._wake_all()
         with self.app.batch_update():
             kept = [c for c in self.children if isinstance(c, MessageView) and c not in streamed]
             top = (self._banner, self._marker)
@@ -206,6 +213,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 await self._trim_bottom()
                 await self._show_marker()
                 # Keep what the user was reading in place: shift by the height added above it.
+                self._rest_far()
                 self._lay_out_now()
                 if first is not None:
                     self._keep_anchor(first, top_before)
@@ -273,6 +281,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 await self._show_below()
                 await self._show_marker()
                 if extra > 0:
+                    self._rest_far()
                     self._lay_out_now()
                     self._keep_anchor(anchor, top_before)
             return True
@@ -318,8 +327,55 @@ class ChatLog(VerticalScroll, can_focus=True):
         if animating:
             self.scroll_to(y=max(0, target), immediate=True, release_anchor=False)
 
+    def _near_and_far(self) -> tuple[list[MessageView], list[MessageView]]:
+        """The message views within REST_SCREENS heights of the view, and those further,
+        from the heights of the last layout (views not laid out yet are in neither)."""
+        height = self.scrollable_content_region.height
+        top = self.scroll_y - REST_SCREENS * height
+        bottom = self.scroll_y + (1 + REST_SCREENS) * height
+        near: list[MessageView] = []
+        far: list[MessageView] = []
+        y = margin_below = 0
+        for child in self.children:
+            if not child.display or child.styles.is_docked:
+                continue
+            margin = child.styles.margin
+            y += max(margin_below, margin.top)  # (adjacent margins collapse)
+            rows = child.outer_size.height
+            if isinstance(child, MessageView) and rows:
+                (far if y + rows < top or y > bottom else near).append(child)
+            y += rows
+            margin_below = margin.bottom
+        return near, far
+
+    def _rest_far(self) -> None:
+        """Far from the view, message views rest (not while they stream or hold the focus)."""
+        if not self.scrollable_content_region.height:
+            return
+        streaming = set(self._streaming.values())
+        focused = self.screen.focused
+        holding = set(focused.ancestors_with_self) if focused is not None else set()
+        for view in self._near_and_far()[1]:
+            if view not in streaming and view not in holding:
+                view.rest()
+
+    def _wake_near(self) -> None:
+        for view in self._near_and_far()[0]:
+            view.wake()
+
+    def _wake_all(self) -> None:
+        """Where heights or places change without a scroll, every resting view wakes."""
+        for view in self.query_children(MessageView):
+            view.wake()
+
+    def on_resize(self, event) -> None:
+        if event.size.width != self._rest_width:  # the heights resting views keep are wrong
+            self._rest_width = event.size.width
+            self._wake_all()
+
     def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
+        self._wake_near()
         if new != old and not self._anchoring:  # (the reader's scroll, not the window's own)
             self._load_ahead(up=new < old)
 
@@ -371,6 +427,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self.call_after_refresh(self.scroll_end, animate=False)
 
     def action_toggle_hidden(self) -> None:
+        self._wake_all()
         self.toggle_class("-show-hidden")
         shown = self.has_class("-show-hidden")
         self.notify("Showing hidden messages" if shown else "Hiding hidden messages", timeout=2)

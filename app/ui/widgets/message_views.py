@@ -12,6 +12,7 @@ import json
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
 from ...models import ChatMessage, ToolCall
@@ -48,6 +49,33 @@ class MessageView(Vertical):
     def __init__(self, message: ChatMessage, **kwargs) -> None:
         super().__init__(**kwargs)
         self.message = message
+        self._resting: list[Widget] | None = None  # the children rest() took off display
+
+    @property
+    def resting(self) -> bool:
+        return self._resting is not None
+
+    def rest(self) -> bool:
+        """Far out of view: keep its height, stop displaying its children (Textual lays out
+        every displayed widget on every layout, seen or not). False if it was never laid out."""
+        height = self.outer_size.height
+        if self._resting is not None or not height:
+            return False
+        self._resting = [child for child in self.children if child.display]
+        self.styles.height = height
+        for child in self._resting:
+            child.display = False
+        return True
+
+    def wake(self) -> None:
+        """Display its children again, as they were (it comes near the view)."""
+        resting, self._resting = self._resting, None
+        if resting is None:
+            return
+        for child in resting:
+            if child.parent is self:
+                child.display = True
+        self.styles.height = None
 
 
 class HumanMessageView(MessageView):
