@@ -8,9 +8,11 @@ a keystroke. (Textual itself pauses the collector while it scrolls: PAUSE_GC_ON_
 So: what exists once the app has started (modules, classes, the first screen) is frozen out
 of the walk, and the oldest generation is collected when the user is idle and nothing
 streams, not whenever a count runs over. The young generations are collected as usual:
-they are small and quick. Nothing waits forever: after MAX_DEFER seconds a full collection
-runs even if the app is busy. After each full collection the memory it freed goes back to
-the system (heap.py).
+they are small and quick, and free most garbage. Waiting costs memory only, so a busy app
+collects early once it has grown by GROWTH_MB since the last full collection, and nothing
+waits past MAX_DEFER seconds. (A minute's limit forced a 300-600 ms collection into every
+minute of paging through a long thread, which grew by a few MB meanwhile.) After each full
+collection the memory it freed goes back to the system (heap.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from . import heap
 
 IDLE_SECONDS = 1.0  # no key or mouse event for this long
 CHECK_SECONDS = 2.0  # how often the app asks `tick`
-MAX_DEFER = 60.0
+GROWTH_MB = 64.0
+MAX_DEFER = 600.0
 NEVER = 2**30  # a threshold the oldest generation's count never reaches
 OLDEST_DEFAULT = 10  # CPython's threshold for the oldest generation
 
@@ -36,10 +39,13 @@ class Collector:
         collect: Callable[[int], object] = gc.collect,
         count: Callable[[], tuple[int, int, int]] = gc.get_count,
         give_back: Callable[[], object] = heap.give_back,
+        resident: Callable[[], float | None] = heap.resident_mb,
     ) -> None:
         self._clock = clock
         self._collect = collect
         self._give_back = give_back
+        self._resident = resident
+        self._size_after: float | None = None  # MB held after the last full collection
         self._count = count
         self._thresholds: tuple[int, int, int] | None = None
         self._busy = 0
@@ -56,6 +62,7 @@ class Collector:
         self._thresholds = (young, middle, OLDEST_DEFAULT if oldest == NEVER else oldest)
         gc.freeze()
         gc.set_threshold(young, middle, NEVER)
+        self._size_after = self._resident()
 
     def stop(self) -> None:
         """Give the collector back as it was (the app is closing)."""
@@ -93,9 +100,15 @@ class Collector:
         now = self._clock()
         # The count CPython compares with the threshold: young collections since the last full one.
         due = self._count()[2] >= self._thresholds[2]
-        if not due or not (self.user_idle or now - self._last_full >= MAX_DEFER):
+        if not due or not (self.user_idle or self._grown() or now - self._last_full >= MAX_DEFER):
             return False
         self._collect(2)
         self._give_back()  # what the collection freed, to the system (heap.py)
         self._last_full = self._clock()
+        self._size_after = self._resident()
         return True
+
+    def _grown(self) -> bool:
+        """Has the process grown by GROWTH_MB since the last full collection?"""
+        size = self._resident()
+        return size is not None and self._size_after is not None and size - self._size_after >= GROWTH_MB

@@ -1,4 +1,4 @@
-"""Giving freed memory back to the system after a full collection.
+"""Giving freed memory back to the system after a full collection, and how much it holds.
 
 What Python frees goes back to C's allocator, and glibc's keeps most of it: a long session
 of streamed replies (each builds and drops thousands of widgets, strips and strings) grew
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 import sys
 from collections.abc import Callable
 
@@ -38,3 +39,34 @@ def give_back() -> bool:
         return False
     _TRIM(0)
     return True
+
+
+def _statm_reader() -> Callable[[], float | None]:
+    page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 0.0
+
+    def read() -> float | None:
+        try:
+            with open("/proc/self/statm", "rb") as statm:
+                return int(statm.read().split()[1]) * page_mb
+        except (OSError, ValueError, IndexError):
+            return None
+
+    return read
+
+
+def _peak() -> float | None:
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10  # bytes there, KB elsewhere
+
+
+_RESIDENT = _statm_reader() if sys.platform.startswith("linux") else _peak
+
+
+def resident_mb() -> float | None:
+    """The process's resident memory in MB (Linux); elsewhere the most it ever held (which
+    grows with it); None where neither can be read."""
+    return _RESIDENT()

@@ -6,7 +6,8 @@ import gc
 
 import pytest
 from support.driving import TERMINAL, make_app, send_in_new_thread, wait_for, wait_ready
-from threadbench.ui.collector import IDLE_SECONDS, MAX_DEFER, NEVER, Collector
+from threadbench.ui import heap
+from threadbench.ui.collector import GROWTH_MB, IDLE_SECONDS, MAX_DEFER, NEVER, Collector
 
 
 class Clock:
@@ -65,6 +66,48 @@ def test_streaming_defers_a_due_collection_but_not_past_the_limit(made):
     assert runs == [2, "give back"]
     clock.now += IDLE_SECONDS
     assert collector.tick()  # idle again, and still due (the fake count did not reset)
+
+
+def test_a_busy_app_collects_early_once_it_has_grown_enough():
+    """Waiting costs memory only: a collection due while the user is busy runs once the
+    process has grown by GROWTH_MB since the last one, not on a short timer."""
+    clock, runs, counts, size = Clock(), [], [(0, 0, 10)], [100.0]
+    collector = Collector(
+        clock=clock, collect=runs.append, count=lambda: counts[0], give_back=lambda: None, resident=lambda: size[0]
+    )
+    collector.start()
+    try:
+        with collector.busy():
+            clock.now += 120  # two minutes of streaming or paging: the old limit was one
+            size[0] += GROWTH_MB / 2
+            assert not collector.tick()
+            size[0] += GROWTH_MB / 2
+            assert collector.tick() and runs == [2]
+            size[0] += GROWTH_MB / 2  # measured from what it held after that collection
+            assert not collector.tick()
+    finally:
+        collector.stop()
+
+
+def test_where_memory_cannot_be_read_the_time_limit_still_holds():
+    clock, runs = Clock(), []
+    collector = Collector(
+        clock=clock, collect=runs.append, count=lambda: (0, 0, 10), give_back=lambda: None, resident=lambda: None
+    )
+    collector.start()
+    try:
+        with collector.busy():
+            clock.now += MAX_DEFER - 1
+            assert not collector.tick()
+            clock.now += 1
+            assert collector.tick()
+    finally:
+        collector.stop()
+
+
+def test_the_process_size_is_read():
+    size = heap.resident_mb()
+    assert size is not None and 10 < size < 10_000
 
 
 def test_a_collector_started_while_another_holds_the_threshold_still_collects(made):
