@@ -4,6 +4,7 @@ not left as cycles for the collector (markdown_parsing.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 import types
@@ -72,7 +73,8 @@ class Several(App):
 
 async def test_the_chats_markdown_shares_one_parser_per_thread(monkeypatch) -> None:
     """Textual made a parser per change (0.3 ms and about 100 objects of cyclic garbage): for
-    each message mounted (parsed in a worker thread) and each frame of a streamed reply."""
+    each message mounted, each frame of a streamed reply and each update (parsed in a
+    worker thread)."""
     from markdown_it import MarkdownIt
     from threadbench.ui.widgets import markdown_parsing
 
@@ -93,4 +95,33 @@ async def test_the_chats_markdown_shares_one_parser_per_thread(monkeypatch) -> N
                 await widget.append(piece)
         await pilot.pause()
         assert "The end of it." in app.query(ChatMarkdown).last().source
+        await app.query(ChatMarkdown).first().update("Said *again*.")
     assert len(made) == len(set(made)) and len(made) >= 2  # the loop's thread and a worker's
+
+
+async def test_a_message_is_mounted_with_its_blocks_parsed_as_it_is_composed() -> None:
+    """Textual mounts an empty Markdown, then parses in a worker thread and mounts the
+    blocks: a message mounted above the reader was laid out at its full height only later."""
+
+    app = App()
+    async with app.run_test() as pilot:
+        loop = asyncio.get_running_loop()
+        handed_over: list[object] = []
+        run_in_executor = loop.run_in_executor
+        loop.run_in_executor = lambda *args: handed_over.append(args) or run_in_executor(*args)  # type: ignore[method-assign]
+        markdown = ChatMarkdown("# A title\n\nSome *text*.\n\n- one\n- two\n")
+        await app.screen.mount(markdown)
+        assert handed_over == []
+        assert [type(child).__name__ for child in markdown.children] == [
+            "MarkdownH1",
+            "MarkdownParagraph",
+            "ChatBulletList",
+        ]
+        assert markdown.source.startswith("# A title") and markdown.table_of_contents == [
+            (1, "A title", markdown.children[0].id)
+        ]
+        await markdown.append("\nMore.")  # a stream may go on from it
+        await pilot.pause()
+        assert "More." in markdown.source and len(markdown.children) == 4
+        await markdown.update("Other *text*.")
+        assert [type(child).__name__ for child in markdown.children] == ["MarkdownParagraph"]

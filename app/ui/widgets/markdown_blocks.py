@@ -13,6 +13,7 @@ from markdown_it.token import Token
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.events import Mount
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Markdown
 from textual.widgets._markdown import (
@@ -144,7 +145,13 @@ class ChatOrderedList(DrawnList, StreamedOrderedList):
 class ChatMarkdown(Markdown):
     """Textual's Markdown, its tables and its lists of text drawn by one widget each
     (markdown_table.py, markdown_list.py); other lists with quiet appends. The blocks it
-    parses and never mounts are let go at once (markdown_parsing.py)."""
+    parses and never mounts are let go at once (markdown_parsing.py).
+
+    Its first text is parsed as it is composed. Textual mounts an empty Markdown and then
+    parses in a worker thread and mounts the blocks: a message mounted above the reader was
+    laid out twice, and a screen of them mounted ahead of a scroll took 100-170 ms of
+    handing over between threads and tasks (bench/long_thread.py).
+    """
 
     BLOCKS = {
         **Markdown.BLOCKS,
@@ -158,6 +165,26 @@ class ChatMarkdown(Markdown):
         super().__init__(*args, **kwargs)
         self._parsed: list[MarkdownBlock] = []
         """The blocks parsed since the last update or append ended."""
+
+    def compose(self) -> ComposeResult:
+        text = self._initial_markdown
+        if not text:
+            return
+        self._initial_markdown = None
+        self._composed_text = True
+        self._markdown = text
+        self._theme = self.app.theme
+        blocks = self._parse_markdown(shared_parser().parse(text))
+        self._parsed = []  # (every one of them is mounted)
+        lines = text.splitlines()
+        self._last_parsed_line = len(lines) - (1 if lines and lines[-1] else 0)
+        yield from blocks
+
+    async def _on_mount(self, event: Mount) -> None:  # type: ignore[override]  # (Widget's is not async)
+        if self.__dict__.get("_composed_text"):
+            event.prevent_default()  # (Textual's would parse the text again, or clear it)
+            Widget._on_mount(self, event)  # (what the classes below Markdown's do on mount)
+            self.post_message(Markdown.TableOfContentsUpdated(self, self.table_of_contents).set_sender(self))
 
     def _parse_markdown(self, tokens: Iterable[Token]) -> list[MarkdownBlock]:
         blocks = list(super()._parse_markdown(tokens))
