@@ -42,7 +42,7 @@ def give_back() -> bool:
 
 
 def _statm_reader() -> Callable[[], float | None]:
-    page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 0.0
+    page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20
 
     def read() -> float | None:
         try:

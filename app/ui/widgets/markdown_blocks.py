@@ -147,10 +147,10 @@ class ChatMarkdown(Markdown):
     (markdown_table.py, markdown_list.py); other lists with quiet appends. The blocks it
     parses and never mounts are let go at once (markdown_parsing.py).
 
-    Its first text is parsed as it is composed. Textual mounts an empty Markdown and then
-    parses in a worker thread and mounts the blocks: a message mounted above the reader was
-    laid out twice, and a screen of them mounted ahead of a scroll took 100-170 ms of
-    handing over between threads and tasks (bench/long_thread.py).
+    Its first text is parsed as it is composed. Textual mounts an empty Markdown, then
+    parses in a worker thread and mounts the blocks: each message mounted ahead of a scroll
+    was handed to a thread and back, and laid out empty, then again with its blocks
+    (bench/long_thread.py).
     """
 
     BLOCKS = {
