@@ -94,6 +94,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         """The message being sent, shown before the server has stored it (add_echo)."""
         self.removals = Removals()
         self._rest_width = 0  # the width resting message views were measured at
+        self._may_rest = False  # a view may be resting (a scroll has something to wake)
 
     # -- whole conversations ---------------------------------------------------------------
 
@@ -358,15 +359,21 @@ class ChatLog(VerticalScroll, can_focus=True):
         for view in self._near_and_far()[1]:
             if view not in streaming and view not in holding:
                 view.rest()
+                self._may_rest = True
 
     def _wake_near(self) -> None:
-        for view in self._near_and_far()[0]:
+        if not self._may_rest:  # (the common case: every scroll of a streamed reply asks)
+            return
+        near, far = self._near_and_far()
+        for view in near:
             view.wake()
+        self._may_rest = any(view.resting for view in far)
 
     def _wake_all(self) -> None:
         """Where heights or places change without a scroll, every resting view wakes."""
         for view in self.query_children(MessageView):
             view.wake()
+        self._may_rest = False
 
     def on_resize(self, event) -> None:
         if event.size.width != self._rest_width:  # the heights resting views keep are wrong

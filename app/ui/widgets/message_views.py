@@ -55,17 +55,16 @@ class MessageView(Vertical):
     def resting(self) -> bool:
         return self._resting is not None
 
-    def rest(self) -> bool:
+    def rest(self) -> None:
         """Far out of view: keep its height, stop displaying its children (Textual lays out
-        every displayed widget on every layout, seen or not). False if it was never laid out."""
+        every displayed widget on every layout, seen or not). Not if it was never laid out."""
         height = self.outer_size.height
         if self._resting is not None or not height:
-            return False
+            return
         self._resting = [child for child in self.children if child.display]
         self.styles.height = height
         for child in self._resting:
             child.display = False
-        return True
 
     def wake(self) -> None:
         """Display its children again, as they were (it comes near the view)."""
