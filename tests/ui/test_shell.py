@@ -25,12 +25,12 @@ def shows(app, text: str) -> bool:
 
 
 def palette_over_main_holds(app, query: str) -> bool:
+    """(A screen is on the stack before it is composed: the palette may have no field yet.)"""
     screen = app.screen
-    return (
-        isinstance(screen, CommandPalette)
-        and isinstance(app.screen_stack[-2], MainScreen)
-        and screen.query_one(CommandInput).value == query
-    )
+    if not (isinstance(screen, CommandPalette) and isinstance(app.screen_stack[-2], MainScreen)):
+        return False
+    fields = screen.query(CommandInput)
+    return bool(fields) and fields.first().value == query
 
 
 async def palette_typed(pilot, query: str, until: str) -> None:
