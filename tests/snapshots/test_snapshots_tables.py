@@ -8,8 +8,7 @@ import asyncio
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_snapshot_app, settle, wait_for
-from threadbench.ui.widgets.markdown_table import TableGrid
+from support.driving import TERMINAL, make_snapshot_app, screen_lines, settle, wait_for
 from threadbench.ui.widgets.thread_list import ThreadList
 
 pytestmark = pytest.mark.server
@@ -58,7 +57,7 @@ def test_a_reply_with_tables(seeded, snap_compare):
         threads = app.screen.query_one("#thread-list", ThreadList)
         await wait_for(pilot, lambda: len(threads.threads) == 1, what="the seeded thread")
         threads.highlighted = 0
-        await wait_for(pilot, lambda: len(app.screen.chat.query(TableGrid)) == 2, what="both tables")
+        await wait_for(pilot, lambda: any("9a0c" in line for line in screen_lines(app)), what="both tables")
         app.screen.chat.focus()
         await settle(pilot)
 

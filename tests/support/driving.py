@@ -150,10 +150,11 @@ def press_at_once(app, *keys: str) -> None:
 def screen_text(app) -> str:
     """Everything the screen shows, as plain text (what a person reads)."""
     from textual.widgets import Markdown, Static
+    from threadbench.ui.widgets.markdown_drawing import DrawnMarkdown
 
     parts = []
     for widget in app.screen.query("*"):
-        if isinstance(widget, Markdown):
+        if isinstance(widget, (Markdown, DrawnMarkdown)):
             parts.append(widget.source)
         elif isinstance(widget, Static):
             parts.append(str(widget.visual) if widget.visual is not None else "")

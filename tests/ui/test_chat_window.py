@@ -10,6 +10,7 @@ import asyncio
 from support.driving import press_at_once, wait_for
 from textual.app import App, ComposeResult
 from threadbench.models import ChatMessage
+from threadbench.styles import STYLES
 from threadbench.ui.widgets.chat_log import MOUNTED, ChatLog
 from threadbench.ui.widgets.message_views import MessageView
 
@@ -32,6 +33,8 @@ class WatchedChat(ChatLog):
 
 
 class Host(App):
+    CSS_PATH = [STYLES / "app.tcss"]  # (a message's height is the app's)
+
     def compose(self) -> ComposeResult:
         yield WatchedChat(id="chat-log")
 

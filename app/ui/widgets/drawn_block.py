@@ -41,7 +41,9 @@ class LinesVisual(Visual):
 
     def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
         # one Content, so a selection's line numbers are the block's (the widget does not wrap it)
-        return Content("\n").join(self.lines(width)).render_strips(width, height, style, options)
+        strips = Content("\n").join(self.lines(width)).render_strips(width, height, style, options)
+        # (a blank line renders an empty segment first, which would split its background in two)
+        return [Strip([segment for segment in strip if segment.text]) if not strip.text else strip for strip in strips]
 
 
 class DrawnBlock(Widget):

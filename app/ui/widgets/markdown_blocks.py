@@ -27,6 +27,7 @@ from textual.widgets._markdown import (
 
 from ..text import clean
 from ..uninterrupted import uninterrupted
+from .markdown_drawing import DrawnMarkdown, drawn_parts
 from .markdown_list import DrawnList
 from .markdown_parsing import let_go, shared_parser
 from .markdown_table import ChatTable
@@ -214,6 +215,12 @@ class StreamedMarkdown(QuietAppend, ChatMarkdown):
     only appended, or the last one replaced, while it streams)."""
 
 
+def finished_block(source: str) -> Widget:
+    """A block whose text is complete: drawn by one widget if it can be, else Textual's."""
+    parts = drawn_parts(source)
+    return DrawnMarkdown(source, parts) if parts is not None else ChatMarkdown(source)
+
+
 class BlockFrame(Vertical):
     """Holds one block of a streamed reply, and its source.
 
@@ -229,7 +236,7 @@ class BlockFrame(Vertical):
 
     def __init__(self, markdown: Markdown | None = None, source: str = "") -> None:
         super().__init__(*([markdown] if markdown is not None else []))
-        self.markdown = markdown
+        self.markdown: Widget | None = markdown
         self.source = source
         self.pinned_width = 0
         self.set_aside = False
@@ -264,7 +271,7 @@ class BlockFrame(Vertical):
             await uninterrupted(markdown.remove())
             self.forget_removed()
 
-    def release(self, width: int) -> Markdown | None:
+    def release(self, width: int) -> Widget | None:
         """`defer`, leaving the removal of the Markdown it returns to the caller."""
         markdown, self.markdown = self.markdown, None
         self.set_aside = False
@@ -297,7 +304,7 @@ class BlockFrame(Vertical):
 
     async def materialize(self) -> None:
         if self.markdown is None and self.is_attached:
-            self.markdown = ChatMarkdown(self.source)
+            self.markdown = finished_block(self.source)
             await mount_at_end(self, self.markdown)
             self.styles.height = None
             self.pinned_width = 0
@@ -326,11 +333,13 @@ def following(view: ScrollableContainer | None) -> bool:
 def _top_margin(block: Widget) -> int:
     """The top margin of the first element of a block (a Markdown, or a BlockFrame)."""
     markdown = block.markdown if isinstance(block, BlockFrame) else block
+    if isinstance(markdown, DrawnMarkdown):
+        return markdown.visual.top_margin
     if isinstance(markdown, Markdown):
         first = next(iter(markdown.children), None)
         if first is not None:
             return first.styles.margin.top
-    source = block.source if isinstance(block, (BlockFrame, Markdown)) else ""
+    source = block.source if isinstance(block, (BlockFrame, Markdown, DrawnMarkdown)) else ""
     line = next((line.strip() for line in source.splitlines() if line.strip()), "")
     return 1 if line[:1] in ("#", "`", "~", ">", "|") else 0  # a guess until it is built
 
@@ -369,7 +378,7 @@ class MarkdownBlocks(Vertical):
         self._initial = clean(text)
         # Known before mount: a class set on mount restyles the subtree.
         self.set_class(not self._initial.strip(), "-empty", update=False)
-        self._composed: list[Markdown | BlockFrame] = []  # the blocks of the initial text
+        self._composed: list[Widget] = []  # the blocks of the initial text (each has a source)
         self._frames: list[BlockFrame] = []  # the streamed ones
         self._splitter = BlockSplitter()  # where the appended text may be cut into blocks
         self._current: BlockFrame | None = None  # the block being written
@@ -382,11 +391,15 @@ class MarkdownBlocks(Vertical):
             if index < built_later:
                 frame = BlockFrame(source=source)
                 frame.estimate(self._width())
-                block: Markdown | BlockFrame = frame
+                block: Widget = frame
             else:
-                block = ChatMarkdown(source)
+                block = finished_block(source)
             self._composed.append(block)
             yield block
+
+    def on_mount(self) -> None:
+        if len(self._composed) > 1:  # (a drawn block says nothing when built: see _fix_gaps)
+            self._fix_gaps()
 
     def on_unmount(self) -> None:
         self._unsettled.clear()
@@ -398,7 +411,7 @@ class MarkdownBlocks(Vertical):
 
     @property
     def text(self) -> str:
-        return "".join(block.source for block in self._composed) + "".join(f.source for f in self._frames)
+        return "".join(block.source for block in self._composed) + "".join(f.source for f in self._frames)  # type: ignore[attr-defined]
 
     async def append(self, fragment: str) -> None:
         fragment = clean(fragment)
@@ -440,7 +453,7 @@ class MarkdownBlocks(Vertical):
             # Not if it was just let go (built when seen), nor if this reply was taken off
             # the chat meanwhile (the chat drawn again as the run ended): its blocks were
             # never mounted. The text is in the frame's source either way.
-            if frame.markdown is not None and frame.markdown.is_attached:
+            if isinstance(frame.markdown, Markdown) and frame.markdown.is_attached:
                 await uninterrupted(frame.markdown.append(piece))
         if self._unsettled:
             self._watch_layout(True)

@@ -22,7 +22,6 @@ from textual.widgets._markdown import (
     MarkdownList,
     MarkdownListItem,
     MarkdownOrderedList,
-    MarkdownOrderedListItem,
     MarkdownParagraph,
 )
 
@@ -51,17 +50,7 @@ def list_model(block: MarkdownList) -> ListModel | None:
     items = [child for child in block._blocks if isinstance(child, MarkdownListItem)]
     if len(items) != len(block._blocks):
         return None
-    symbols = [item.bullet for item in items]
-    if isinstance(block, MarkdownOrderedList):  # as Textual numbers them
-        start = 1
-        if items and isinstance(items[0], MarkdownOrderedListItem):
-            try:
-                start = int(items[0].bullet)
-            except ValueError:
-                pass
-        numbers = [f"{number}{ORDERED_SUFFIX}" for number in range(start, start + len(items))]
-        size = max((len(number) for number in numbers), default=0)
-        symbols = [number.rjust(size + 1) for number in numbers]
+    symbols = symbols_for(isinstance(block, MarkdownOrderedList), [item.bullet for item in items])
     model = ListModel([])
     for item, symbol in zip(items, symbols, strict=True):
         parts: list[Content | ListModel] = []
@@ -77,6 +66,20 @@ def list_model(block: MarkdownList) -> ListModel | None:
                 return None
         model.items.append(Item(symbol, parts))
     return model
+
+
+def symbols_for(ordered: bool, bullets: list[str]) -> list[str]:
+    """Each item's symbol: its bullet; or, in an ordered list, numbered from the first
+    item's number, right-aligned, as Textual numbers them."""
+    if not ordered or not bullets:
+        return bullets
+    try:
+        start = int(bullets[0])
+    except ValueError:
+        start = 1
+    numbers = [f"{number}{ORDERED_SUFFIX}" for number in range(start, start + len(bullets))]
+    size = max(len(number) for number in numbers)
+    return [number.rjust(size + 1) for number in numbers]
 
 
 def draw_list(model: ListModel, width: int, bullet: str) -> list[Content]:

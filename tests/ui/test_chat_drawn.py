@@ -1,0 +1,167 @@
+"""A finished reply of paragraphs, headings, rules, lists of text and tables is one widget
+(markdown_drawing.py), drawn cell for cell as Textual's Markdown widgets draw it, in a
+message as the app styles it, in a dark and a light theme; any other reply is left to
+Textual's widgets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.driving import screen_lines
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.widgets._markdown import MarkdownBlockQuote, MarkdownFence
+from threadbench.models import ChatMessage
+from threadbench.ui.widgets.markdown_blocks import ChatMarkdown, MarkdownBlocks
+from threadbench.ui.widgets.markdown_drawing import DrawnMarkdown, drawn_parts
+from threadbench.ui.widgets.message_views import AIMessageView
+
+APP_CSS = (Path(__file__).parents[2] / "styles" / "app.tcss").read_text()
+
+EVERY_KIND = """# A title long enough to wrap at the narrow width
+
+Intro with **bold**, *em*, ***both***, ~~gone~~, `code  spaced`, a [link](https://example.com/a) \
+and ![a picture](https://example.com/p.png), 漢字 and 🎉, averyveryveryverylongwordthatcannotfitonalineatthenarrowwidth.
+
+## Second level
+
+### Third *em*
+
+#### Fourth
+
+##### Fifth
+
+###### Sixth
+
+---
+
+| name | what |
+|---|---|
+| alpha | `code` and **bold** |
+| beta | a longer cell with many words in it, to wrap in its column |
+
+1. one
+2. two
+   - nested
+     - deeper
+       1. deep ordered
+
+- [ ] task
+- [x] done
+
+Line one\\
+hard break.
+
+<div>an HTML block, which Textual does not show</div>
+
+| only | a header |
+|---|---|
+"""
+
+SAMPLES = {
+    "every kind": EVERY_KIND,
+    "a paragraph": "Just one line.",
+    "a heading alone": "## Alone",
+    "a heading last": "Text above.\n\n# The end",
+    "a list first, a rule last": "- a\n- b\n\n---",
+}
+
+
+class InAMessage(App[None]):
+    CSS = APP_CSS
+
+    def __init__(self, block) -> None:
+        super().__init__()
+        self.block = block
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="message -ai"):
+            yield self.block
+
+
+def visible(style) -> tuple:
+    """What a person sees of a cell's style (and where a click on it goes)."""
+    return (
+        style.color,
+        style.bgcolor,
+        bool(style.bold),
+        bool(style.italic),
+        bool(style.underline),
+        bool(style.strike),
+        bool(style.reverse),
+        (style.meta or {}).get("@click"),
+    )
+
+
+async def cells(block, width: int, theme: str) -> list[list[tuple]]:
+    app = InAMessage(block)
+    async with app.run_test(size=(width, 90)) as pilot:
+        app.theme = theme  # (after mounting: a drawing follows a change of theme)
+        await pilot.pause()
+        await pilot.pause()
+        return [
+            [
+                # (the colour of a blank cell's text is never seen)
+                (char, visible(segment.style)[1:] if char == " " else visible(segment.style))
+                for segment in strip
+                for char in segment.text
+            ]
+            for strip in app.screen._compositor.render_strips()
+        ]
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+@pytest.mark.parametrize("name", list(SAMPLES))
+async def test_a_drawn_reply_looks_as_textuals_widgets_draw_it(name, theme):
+    text = SAMPLES[name]
+    parts = drawn_parts(text)
+    assert parts is not None
+    for width in (44, 80):
+        textuals = await cells(ChatMarkdown(text), width, theme)
+        ours = await cells(DrawnMarkdown(text, parts), width, theme)
+        for row, (mine, theirs) in enumerate(zip(ours, textuals, strict=True)):
+            assert mine == theirs, f"row {row} at width {width}: {''.join(c for c, _ in theirs)!r}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Code:\n\n```python\nprint('x')\n```", "> a quote", "1. step\n\n   ```\n   ls\n   ```", "    indented code"],
+)
+async def test_a_reply_with_code_or_a_quote_is_left_to_textuals_widgets(text):
+    assert drawn_parts(text) is None
+    app = InAMessage(MarkdownBlocks(text))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert not app.query(DrawnMarkdown)
+        assert app.query(ChatMarkdown) and (app.query(MarkdownFence) or app.query(MarkdownBlockQuote))
+
+
+async def test_a_finished_reply_is_three_widgets_and_its_text_is_kept():
+    text = EVERY_KIND
+    view = AIMessageView(ChatMessage(id="a", type="ai", text=text), classes="message -ai")
+    app = InAMessage(view)
+    async with app.run_test(size=(80, 60)) as pilot:
+        await pilot.pause()
+        assert [type(widget).__name__ for widget in view.walk_children()] == ["MarkdownBlocks", "DrawnMarkdown"]
+        assert view.markdown.text == text  # (copy, export and redraws read it)
+        assert "A title long enough to wrap at" in "\n".join(screen_lines(app))
+
+
+async def test_a_link_in_a_drawn_reply_opens_when_clicked(monkeypatch):
+    opened: list[str] = []
+    app = InAMessage(MarkdownBlocks("See [the docs](https://example.com/docs) here."))
+    monkeypatch.setattr(app, "open_url", lambda url, **kwargs: opened.append(url))
+    async with app.run_test(size=(60, 10)) as pilot:
+        await pilot.pause()
+        row = next(y for y, line in enumerate(screen_lines(app)) if "the docs" in line)
+        await pilot.click(offset=(screen_lines(app)[row].index("the docs") + 2, row))
+        await pilot.pause()
+    assert opened == ["https://example.com/docs"]
+
+
+def test_server_text_is_drawn_as_data_not_markup():
+    parts = drawn_parts("[bold]not markup[/bold] and [link=x]y[/link]")
+    assert parts is not None
+    (line,) = parts[0].draw(80)
+    assert line.plain == "[bold]not markup[/bold] and [link=x]y[/link]" and not line.spans
