@@ -151,13 +151,16 @@ def screen_text(app) -> str:
     """Everything the screen shows, as plain text (what a person reads)."""
     from textual.widgets import Markdown, Static
     from threadbench.ui.widgets.markdown_drawing import DrawnMarkdown
+    from threadbench.ui.widgets.message_views import DrawnAIMessageView, TextMessageView
 
     parts = []
     for widget in app.screen.query("*"):
-        if isinstance(widget, (Markdown, DrawnMarkdown)):
+        if isinstance(widget, (Markdown, DrawnMarkdown, DrawnAIMessageView)):
             parts.append(widget.source)
         elif isinstance(widget, Static):
             parts.append(str(widget.visual) if widget.visual is not None else "")
+        elif isinstance(widget, TextMessageView) and not widget.is_container:  # (drawn by itself)
+            parts.append(str(widget.render()))
     return "\n".join(parts)
 
 
@@ -235,6 +238,12 @@ async def send_in_new_thread(pilot, text: str) -> None:
 
 def ai_texts(app) -> list[str]:
     """The text of every AI reply the chat shows."""
-    from threadbench.ui.widgets.message_views import AIMessageView
+    from threadbench.ui.widgets.message_views import AIMessageView, DrawnAIMessageView
 
-    return [view.markdown.text for view in app.screen.query(AIMessageView)]
+    texts = []
+    for view in app.screen.query(".message.-ai"):
+        if isinstance(view, DrawnAIMessageView):  # (a finished reply, drawn by itself)
+            texts.append(view.source)
+        elif isinstance(view, AIMessageView):
+            texts.append(view.markdown.text)
+    return texts

@@ -39,7 +39,7 @@ from threadbench.ui.screens.prompt import PromptScreen
 from threadbench.ui.screens.run_options import RunOptionsScreen
 from threadbench.ui.text import clean
 from threadbench.ui.widgets import message_views
-from threadbench.ui.widgets.message_views import AIMessageView, MessageView, ToolCallView, ToolResultView
+from threadbench.ui.widgets.message_views import MessageView, ToolCallView, ToolResultView
 from threadbench.ui.widgets.state_tree import StateTree, TextViewScreen
 from threadbench.ui.widgets.thread_list import ThreadList
 
@@ -272,7 +272,7 @@ def place_widget(main: MainScreen, place: str):
     if place == "human":
         return main.query(".message.-human").first()
     if place == "ai":
-        return main.query(AIMessageView).first()
+        return main.query(".message.-ai").first()
     if place == "tool-args":
         return main.query(ToolCallView).first()
     if place == "tool-result":
@@ -393,7 +393,7 @@ async def test_a_wide_or_rtl_message_shows_whole(b: Bench, script: str) -> None:
     )
     main = b.main
     assert shows(b.app, main.query(".message.-human").first(), text)
-    assert shows(b.app, main.query(AIMessageView).first(), text)
+    assert shows(b.app, main.query(".message.-ai").first(), text)
     assert shows(b.app, main.query_one("#state-tree"), text[:6])
     # assert_nothing_raw (after the case) checks every row is exactly the screen's width
 

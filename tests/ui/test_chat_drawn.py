@@ -12,10 +12,10 @@ from support.driving import screen_lines
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.widgets._markdown import MarkdownBlockQuote, MarkdownFence
-from threadbench.models import ChatMessage
+from threadbench.models import ChatMessage, ToolCall
 from threadbench.ui.widgets.markdown_blocks import ChatMarkdown, MarkdownBlocks
 from threadbench.ui.widgets.markdown_drawing import DrawnMarkdown, drawn_parts
-from threadbench.ui.widgets.message_views import AIMessageView
+from threadbench.ui.widgets.message_views import DISPLAY_LIMIT, AIMessageView, DrawnAIMessageView, view_for
 
 APP_CSS = (Path(__file__).parents[2] / "styles" / "app.tcss").read_text()
 
@@ -137,15 +137,50 @@ async def test_a_reply_with_code_or_a_quote_is_left_to_textuals_widgets(text):
         assert app.query(ChatMarkdown) and (app.query(MarkdownFence) or app.query(MarkdownBlockQuote))
 
 
-async def test_a_finished_reply_is_three_widgets_and_its_text_is_kept():
-    text = EVERY_KIND
-    view = AIMessageView(ChatMessage(id="a", type="ai", text=text), classes="message -ai")
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_a_finished_reply_is_one_widget_drawn_as_the_streamed_kind_shows_it(theme):
+    """The chat's view of a finished reply (view_for) draws itself; the view a streamed reply
+    is shown in builds its blocks (MarkdownBlocks); both look the same."""
+    message = ChatMessage(id="a", type="ai", text=SAMPLES["every kind"])
+    view = view_for(message)
+    assert isinstance(view, DrawnAIMessageView) and not view.is_container
+    for width in (44, 80):
+        ours = await cells(view_for(message), width, theme)
+        built = await cells(AIMessageView(message, classes="message -ai"), width, theme)
+        for row, (mine, theirs) in enumerate(zip(ours, built, strict=True)):
+            assert mine == theirs, f"row {row} at width {width}: {''.join(c for c, _ in theirs)!r}"
     app = InAMessage(view)
     async with app.run_test(size=(80, 60)) as pilot:
         await pilot.pause()
-        assert [type(widget).__name__ for widget in view.walk_children()] == ["MarkdownBlocks", "DrawnMarkdown"]
-        assert view.markdown.text == text  # (copy, export and redraws read it)
+        assert not view.children
         assert "A title long enough to wrap at" in "\n".join(screen_lines(app))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        ChatMessage(id="r", type="ai", text="Done.", reasoning="thinking it over"),
+        ChatMessage(id="t", type="ai", text="Searching.", tool_calls=[ToolCall(id="c", name="search", args={})]),
+        ChatMessage(id="c", type="ai", text="```\nls\n```"),
+        ChatMessage(id="e", type="ai", text=""),
+        ChatMessage(id="l", type="ai", text="word " * 1000),
+    ],
+    ids=["reasoning", "tool call", "code", "empty", "long"],
+)
+def test_a_reply_with_more_than_text_or_long_is_built_of_widgets(message):
+    assert type(view_for(message)) is AIMessageView
+
+
+async def test_a_plain_message_draws_itself_unless_it_is_cut():
+    short = view_for(ChatMessage(id="h", type="human", text="a [b]question[/b]"))
+    cut = view_for(ChatMessage(id="h2", type="human", text="x" * (DISPLAY_LIMIT + 10)))
+    app = InAMessage(Vertical(short, cut))
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        assert not short.children and not short.is_container
+        assert "a [b]question[/b]" in "\n".join(screen_lines(app))  # (as data, not markup)
+        assert [type(child).__name__ for child in cut.children] == ["Static", "Static"]
+        assert "more characters not shown" in str(cut.children[1].visual)
 
 
 async def test_a_link_in_a_drawn_reply_opens_when_clicked(monkeypatch):

@@ -16,8 +16,7 @@ from textual.containers import Vertical
 from textual.selection import Selection
 from textual.widgets import Markdown, Static
 from threadbench.ui import teardown
-from threadbench.ui.widgets.markdown_drawing import DrawnMarkdown
-from threadbench.ui.widgets.message_views import MessageView
+from threadbench.ui.widgets.message_views import DrawnAIMessageView, MessageView
 
 
 @contextlib.contextmanager
@@ -56,7 +55,7 @@ async def test_messages_the_chat_lets_go_are_freed_without_the_cyclic_collector(
         views = list(chat.query_children(MessageView))
         removed = [widget for view in views for widget in view.walk_children(with_self=True)]
         assert any(isinstance(widget, Markdown) for widget in removed)
-        assert any(isinstance(widget, DrawnMarkdown) for widget in removed)
+        assert any(isinstance(widget, DrawnAIMessageView) for widget in removed)
         with no_cyclic_collector():
             # What the removed widgets hold, in cycles with them: their styles, and the
             # nodes their component classes were styled with.

@@ -17,15 +17,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from markdown_it.token import Token
+from textual.app import App
 from textual.content import Content, Span
 from textual.css.styles import RulesMap
+from textual.selection import Selection
 from textual.style import Style
 from textual.visual import Visual
+from textual.widget import Widget
 from textual.widgets import Markdown
 
-from .drawn_block import DrawnBlock, LinesVisual
+from .drawn_block import LinesVisual
 from .markdown_list import Item, ListModel, draw_list, symbols_for
 from .markdown_parsing import shared_parser
 from .markdown_table import TableVisual
@@ -251,56 +255,64 @@ class MarkdownVisual(LinesVisual):
         return self._top(0) if self.parts else 0
 
 
-class DrawnMarkdown(DrawnBlock):
-    """A finished Markdown text drawn by one widget (`drawn_parts` says if it can be).
-    `source` is the text, as a Markdown's."""
+DRAWN_COMPONENTS = {"em", "strong", "s", "code_inline", "bullet", "hr", "h1", "h2", "h3", "h4", "h5", "h6"}
+"""The component classes a drawing's styles name (each widget class that draws one lists them)."""
 
-    COMPONENT_CLASSES = {"em", "strong", "s", "code_inline", "bullet", "hr", "h1", "h2", "h3", "h4", "h5", "h6"}
-    DEFAULT_CSS = """
-    DrawnMarkdown {
+
+def drawn_markdown_css(selector: str) -> str:
+    """The style of a drawing's components, as Textual's Markdown styles its blocks."""
+    headings = "\n".join(
+        f"& > .h{n} {{ color: $markdown-h{n}-color; background: $markdown-h{n}-background; "
+        f"text-style: $markdown-h{n}-text-style; }}"
+        for n in range(1, 7)
+    )
+    return f"""
+    {selector} {{
         color: $foreground;
-        &:dark > .code_inline { background: $warning 10%; color: $text-warning 95%; }
-        &:light > .code_inline { background: $error 5%; color: $text-error 95%; }
-        &:ansi > .code_inline { background: ansi_default; }
-        & > .em { text-style: italic; }
-        & > .strong { text-style: bold; }
-        & > .s { text-style: strike; }
-        &:dark > .bullet { color: $text-primary; }
-        &:light > .bullet { color: $text-secondary; }
-        & > .hr { color: $secondary; }
-        & > .h1 {
-            color: $markdown-h1-color; background: $markdown-h1-background; text-style: $markdown-h1-text-style;
-        }
-        & > .h2 {
-            color: $markdown-h2-color; background: $markdown-h2-background; text-style: $markdown-h2-text-style;
-        }
-        & > .h3 {
-            color: $markdown-h3-color; background: $markdown-h3-background; text-style: $markdown-h3-text-style;
-        }
-        & > .h4 {
-            color: $markdown-h4-color; background: $markdown-h4-background; text-style: $markdown-h4-text-style;
-        }
-        & > .h5 {
-            color: $markdown-h5-color; background: $markdown-h5-background; text-style: $markdown-h5-text-style;
-        }
-        & > .h6 {
-            color: $markdown-h6-color; background: $markdown-h6-background; text-style: $markdown-h6-text-style;
-        }
-    }
+        &:dark > .code_inline {{ background: $warning 10%; color: $text-warning 95%; }}
+        &:light > .code_inline {{ background: $error 5%; color: $text-error 95%; }}
+        &:ansi > .code_inline {{ background: ansi_default; }}
+        & > .em {{ text-style: italic; }}
+        & > .strong {{ text-style: bold; }}
+        & > .s {{ text-style: strike; }}
+        &:dark > .bullet {{ color: $text-primary; }}
+        &:light > .bullet {{ color: $text-secondary; }}
+        & > .hr {{ color: $secondary; }}
+        {headings}
+    }}
     """
 
-    visual: MarkdownVisual
 
-    def __init__(self, source: str, parts: list[DrawnPart]) -> None:
-        super().__init__(MarkdownVisual(parts))
-        self.source = source
+class DrawsMarkdown:
+    """Mixin for a widget that shows a MarkdownVisual (first among its bases): drawn again
+    for a change of theme; its text selectable; its links opened when clicked, as a
+    Markdown widget opens them."""
+
+    visual: MarkdownVisual
+    app: App
 
     def render(self) -> Visual:
         light = not self.app.current_theme.dark
-        if self.visual.light != light:  # (the theme changed)
+        if self.visual.light != light:
             self.visual = MarkdownVisual(self.visual.parts, light)
         return self.visual
 
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        width = cast(Widget, self).content_size.width
+        return selection.extract("\n".join(line.plain for line in self.visual.lines(width))), "\n"
+
     async def action_link(self, href: str) -> None:
-        """A link was clicked: opened, as a Markdown widget opens it."""
         self.app.open_url(href)
+
+
+class DrawnMarkdown(DrawsMarkdown, Widget):
+    """A finished Markdown text drawn by one widget (`drawn_parts` says if it can be), a
+    block of a message. `source` is the text, as a Markdown's."""
+
+    COMPONENT_CLASSES = DRAWN_COMPONENTS
+    DEFAULT_CSS = "DrawnMarkdown { height: auto; width: 1fr; text-wrap: nowrap; }" + drawn_markdown_css("DrawnMarkdown")
+
+    def __init__(self, source: str, parts: list[DrawnPart]) -> None:
+        super().__init__()
+        self.visual = MarkdownVisual(parts)
+        self.source = source

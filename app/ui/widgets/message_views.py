@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widget import Widget
@@ -17,7 +17,15 @@ from textual.widgets import Collapsible, Static
 
 from ...models import ChatMessage, ToolCall
 from ..text import clean, one_line, plain, pretty_json
-from .markdown_blocks import MarkdownBlocks
+from .markdown_blocks import BLOCK_CHARS, MarkdownBlocks
+from .markdown_drawing import (
+    DRAWN_COMPONENTS,
+    DrawnPart,
+    DrawsMarkdown,
+    MarkdownVisual,
+    drawn_markdown_css,
+    drawn_parts,
+)
 
 DISPLAY_LIMIT = 20_000
 """A message longer than this shows its first DISPLAY_LIMIT characters and a note saying
@@ -77,22 +85,41 @@ class MessageView(Vertical):
         self.styles.height = None
 
 
-class HumanMessageView(MessageView):
+class TextMessageView(MessageView):
+    """A message of plain text, drawn by the view itself, no widget inside (each widget is
+    mounted, styled and laid out: bench/long_thread.py); one too long to show whole is a
+    Static and the note about the rest."""
+
+    def __init__(self, message: ChatMessage, **kwargs) -> None:
+        super().__init__(message, **kwargs)
+        text, self._more = shown_part(message.text)
+        self._body = self.body(text)
+
+    def body(self, text: str) -> Content:
+        return plain(text)
+
+    @property
+    def is_container(self) -> bool:
+        return self._more is not None
+
     def compose(self) -> ComposeResult:
-        text, more = shown_part(self.message.text)
-        yield Static(plain(text), classes="body")
-        if more is not None:
-            yield more
+        if self._more is not None:
+            yield Static(self._body, classes="body")
+            yield self._more
+
+    def render(self) -> RenderResult:
+        return super().render() if self.is_container else self._body
 
 
-class SystemMessageView(MessageView):
+class HumanMessageView(TextMessageView):
+    pass
+
+
+class SystemMessageView(TextMessageView):
     LABEL = ("system: ", "bold")
 
-    def compose(self) -> ComposeResult:
-        text, more = shown_part(self.message.text)
-        yield Static(Content.assemble(self.LABEL, plain(text)), classes="body")
-        if more is not None:
-            yield more
+    def body(self, text: str) -> Content:
+        return Content.assemble(self.LABEL, plain(text))
 
 
 class OtherMessageView(SystemMessageView):
@@ -192,6 +219,34 @@ class AIMessageView(MessageView):
                 await self.show_tool_call(index, call)
 
 
+class DrawnAIMessageView(DrawsMarkdown, MessageView):
+    """A finished AI message of Markdown text alone (no reasoning, no tool calls), drawn by
+    the view itself, no widget inside (markdown_drawing.py says which texts can be)."""
+
+    COMPONENT_CLASSES = DRAWN_COMPONENTS
+    DEFAULT_CSS = "DrawnAIMessageView { text-wrap: nowrap; }" + drawn_markdown_css("DrawnAIMessageView")
+
+    def __init__(self, message: ChatMessage, source: str, parts: list[DrawnPart], **kwargs) -> None:
+        super().__init__(message, **kwargs)
+        self.visual = MarkdownVisual(parts)
+        self.source = source
+        """The Markdown drawn (the message's text, its control characters made visible)."""
+
+    @property
+    def is_container(self) -> bool:
+        return False
+
+
+def drawn_reply(message: ChatMessage) -> DrawnAIMessageView | None:
+    """The view of a finished AI message drawn by itself, if it can be (a long one is built
+    in blocks, those far from view when first seen: MarkdownBlocks)."""
+    if message.reasoning or message.tool_calls:
+        return None
+    text = clean(message.text)
+    parts = drawn_parts(text) if text.strip() and len(text) <= BLOCK_CHARS else None
+    return DrawnAIMessageView(message, text, parts, classes="message -ai") if parts is not None else None
+
+
 class ToolResultView(MessageView):
     """A tool's result: collapsed by default, errors highlighted."""
 
@@ -216,13 +271,16 @@ class ToolResultView(MessageView):
 
 
 def view_for(message: ChatMessage) -> MessageView:
+    """The view of a message as the thread holds it (finished: not one being streamed)."""
     views: dict[str, type[MessageView]] = {
         "human": HumanMessageView,
         "ai": AIMessageView,
         "tool": ToolResultView,
         "system": SystemMessageView,
     }
-    view = views.get(message.type, OtherMessageView)(message, classes=f"message -{message.type}")
+    view = (drawn_reply(message) if message.type == "ai" else None) or views.get(message.type, OtherMessageView)(
+        message, classes=f"message -{message.type}"
+    )
     if message.hidden:
         view.add_class("-hidden")
     return view
