@@ -6,8 +6,8 @@ and the widgets inside those: a screen of older messages mounted ahead of a scro
 forty widgets, each styled, mounted and laid out on every frame after (bench/long_thread.py).
 Here the text is read from markdown-it's tokens, no widget made, and drawn into lines of
 Content as Textual's blocks draw it (their margins, the larger of two meeting margins kept,
-the last block's bottom margin dropped as styles/app.tcss drops it; inline styles, link
-actions and heading styles from the same component classes and theme variables). A text
+the last block's dropped as styles/app.tcss drops them; inline styles, link actions and
+heading styles from the same component classes and theme variables). A text
 with anything else (a code block, which scrolls sideways; a quote; HTML) is left to
 Textual's widgets, as before.
 """
