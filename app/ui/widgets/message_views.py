@@ -1,5 +1,6 @@
 """One widget per kind of chat message: human, AI (Markdown, streamed: markdown_blocks), tool call,
-tool result, reasoning and system.
+tool result, reasoning and system. A finished message of text alone draws itself, no widget
+inside (a screen of them is mounted at each step of a scroll: markdown_drawing.py).
 
 Every string from the server reaches the screen as `Content` (never parsed as markup)
 or as Markdown source, after control characters are made visible.
