@@ -39,6 +39,10 @@ class LinesVisual(Visual):
     def get_height(self, rules: RulesMap, width: int) -> int:
         return len(self.lines(width))
 
+    def selected(self, width: int, selection: Selection) -> tuple[str, str]:
+        """What `selection` takes of the lines at `width` (a widget's get_selection)."""
+        return selection.extract("\n".join(line.plain for line in self.lines(width))), "\n"
+
     def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
         # one Content, so a selection's line numbers are the block's (the widget does not wrap it)
         strips = Content("\n").join(self.lines(width)).render_strips(width, height, style, options)
@@ -63,8 +67,7 @@ class DrawnBlock(Widget):
         return self.visual
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        text = "\n".join(line.plain for line in self.visual.lines(self.content_size.width))
-        return selection.extract(text), "\n"
+        return self.visual.selected(self.content_size.width, selection)
 
     async def action_link(self, href: str) -> None:
         """A link in the block was clicked: as Textual's Markdown blocks pass it on."""

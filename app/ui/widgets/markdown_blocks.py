@@ -215,7 +215,7 @@ class StreamedMarkdown(QuietAppend, ChatMarkdown):
     only appended, or the last one replaced, while it streams)."""
 
 
-def finished_block(source: str) -> Widget:
+def finished_block(source: str) -> DrawnMarkdown | ChatMarkdown:
     """A block whose text is complete: drawn by one widget if it can be, else Textual's."""
     parts = drawn_parts(source)
     return DrawnMarkdown(source, parts) if parts is not None else ChatMarkdown(source)
@@ -236,7 +236,7 @@ class BlockFrame(Vertical):
 
     def __init__(self, markdown: Markdown | None = None, source: str = "") -> None:
         super().__init__(*([markdown] if markdown is not None else []))
-        self.markdown: Widget | None = markdown
+        self.markdown: Markdown | DrawnMarkdown | None = markdown
         self.source = source
         self.pinned_width = 0
         self.set_aside = False
@@ -271,7 +271,7 @@ class BlockFrame(Vertical):
             await uninterrupted(markdown.remove())
             self.forget_removed()
 
-    def release(self, width: int) -> Widget | None:
+    def release(self, width: int) -> Markdown | DrawnMarkdown | None:
         """`defer`, leaving the removal of the Markdown it returns to the caller."""
         markdown, self.markdown = self.markdown, None
         self.set_aside = False
@@ -378,7 +378,7 @@ class MarkdownBlocks(Vertical):
         self._initial = clean(text)
         # Known before mount: a class set on mount restyles the subtree.
         self.set_class(not self._initial.strip(), "-empty", update=False)
-        self._composed: list[Widget] = []  # the blocks of the initial text (each has a source)
+        self._composed: list[BlockFrame | Markdown | DrawnMarkdown] = []  # the blocks of the initial text
         self._frames: list[BlockFrame] = []  # the streamed ones
         self._splitter = BlockSplitter()  # where the appended text may be cut into blocks
         self._current: BlockFrame | None = None  # the block being written
@@ -391,7 +391,7 @@ class MarkdownBlocks(Vertical):
             if index < built_later:
                 frame = BlockFrame(source=source)
                 frame.estimate(self._width())
-                block: Widget = frame
+                block: BlockFrame | Markdown | DrawnMarkdown = frame
             else:
                 block = finished_block(source)
             self._composed.append(block)
@@ -411,7 +411,7 @@ class MarkdownBlocks(Vertical):
 
     @property
     def text(self) -> str:
-        return "".join(block.source for block in self._composed) + "".join(f.source for f in self._frames)  # type: ignore[attr-defined]
+        return "".join(block.source for block in self._composed) + "".join(f.source for f in self._frames)
 
     async def append(self, fragment: str) -> None:
         fragment = clean(fragment)

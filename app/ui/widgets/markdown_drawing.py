@@ -298,8 +298,7 @@ class DrawsMarkdown:
         return self.visual
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        width = cast(Widget, self).content_size.width
-        return selection.extract("\n".join(line.plain for line in self.visual.lines(width))), "\n"
+        return self.visual.selected(cast(Widget, self).content_size.width, selection)
 
     async def action_link(self, href: str) -> None:
         self.app.open_url(href)
