@@ -29,7 +29,7 @@ import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
 from support.driving import TERMINAL, make_app, notices, press_at_once, screen_lines, settle, wait_for
-from textual.widgets import Collapsible, Input, Markdown, Static, TextArea
+from textual.widgets import Input, Markdown, Static, TextArea
 from threadbench.thread_filter import parse_filter
 from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.screens.edit_state import EditStateScreen
@@ -39,6 +39,7 @@ from threadbench.ui.screens.prompt import PromptScreen
 from threadbench.ui.screens.run_options import RunOptionsScreen
 from threadbench.ui.text import clean
 from threadbench.ui.widgets import message_views
+from threadbench.ui.widgets.fold import Fold
 from threadbench.ui.widgets.message_views import MessageView, ToolCallView, ToolResultView
 from threadbench.ui.widgets.state_tree import StateTree, TextViewScreen
 from threadbench.ui.widgets.thread_list import ThreadList
@@ -295,8 +296,8 @@ def expected_text(place: str, value: str, tag: str) -> str:
 
 
 def expand(widget, expanded: bool) -> None:
-    collapsible = widget if isinstance(widget, Collapsible) else widget.query_one(Collapsible)
-    collapsible.collapsed = not expanded
+    fold = widget if isinstance(widget, Fold) else widget.query_one(Fold)
+    fold.collapsed = not expanded
 
 
 LITERAL_PLACES = [
@@ -546,6 +547,9 @@ async def test_a_1mb_message_opens_and_nothing_is_lost(b: Bench, kind: str) -> N
     assert shows(b.app, chat, "after the big one")
     view = next(v for v in main.query(MessageView) if v.message.id == "big")
     assert view.message.text == text  # the whole text is kept
+    if kind == "tool":  # a result shows its text when opened
+        expand(view, True)
+        await settle(b.pilot)
     for widget in view.query("*"):  # no widget lays out the megabyte
         if isinstance(widget, Markdown):
             assert len(widget.source) <= message_views.DISPLAY_LIMIT

@@ -51,6 +51,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     module does not import them: the app names them (`help_owners()`: group title -> class)."""
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
+    from ..widgets.fold import Fold
     from ..widgets.state_tree import StateTree, TextViewScreen
     from ..widgets.thread_list import ThreadList
     from ..widgets.timeline import Timeline
@@ -82,6 +83,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Main screen", owners.get("Main screen"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
+        ("Tool call, result or thinking", Fold, False),
         ("Composer", Composer, False),
         ("State tree", StateTree, True),
         ("State filter", owners.get("State filter"), False),

@@ -14,10 +14,11 @@ from textual.app import ComposeResult, RenderResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Collapsible, Static
+from textual.widgets import Static
 
 from ...models import ChatMessage, ToolCall
 from ..text import clean, one_line, plain, pretty_json
+from .fold import Fold
 from .markdown_blocks import BLOCK_CHARS, MarkdownBlocks
 from .markdown_drawing import (
     DRAWN_COMPONENTS,
@@ -129,19 +130,19 @@ class OtherMessageView(SystemMessageView):
     LABEL = ("message of an unknown type: ", "italic $text-warning")
 
 
-class ToolCallView(Collapsible):
-    """A tool call: its name, and its arguments as pretty JSON (they may stream in)."""
+class ToolCallView(Fold):
+    """A tool call: its name and its arguments on one line; opened, the arguments as
+    pretty JSON (they may stream in)."""
 
     def __init__(self, call: ToolCall, args_text: str = "") -> None:
         self.call = call
-        body = self._args_for(call, args_text)
-        self._body = Static(body, classes="tool-args")
-        # Collapsed: the title shows the arguments on one line; expand for pretty JSON.
-        # Collapsible's title is typed str, but its CollapsibleTitle takes Content (styled, no markup).
-        title = self._title_for(call)
-        # "-collapsed" from the start: Collapsible sets it on mount, and setting a class
-        # restyles the subtree (a third of the cost of mounting a message with a tool call).
-        super().__init__(self._body, title=title, collapsed=True, classes="tool-call -collapsed")  # type: ignore[arg-type]
+        self._args_text = args_text
+        self._args: Static | None = None
+        super().__init__(self._title_for(call), self._build, classes="tool-call")
+
+    def _build(self) -> list[Widget]:
+        self._args = Static(self._args_for(self.call, self._args_text), classes="tool-args")
+        return [self._args]
 
     @staticmethod
     def _title_for(call: ToolCall) -> Content:
@@ -157,25 +158,33 @@ class ToolCallView(Collapsible):
         return plain(text)
 
     def update_call(self, call: ToolCall, args_text: str = "") -> None:
-        self.call = call
-        self.title = self._title_for(call)  # type: ignore[assignment]
-        self._body.update(self._args_for(call, args_text))
+        self.call, self._args_text = call, args_text
+        self.title = self._title_for(call)
+        if self._args is not None and self._args.parent is not None:
+            self._args.update(self._args_for(call, args_text))
 
 
-class ReasoningView(Collapsible):
+class ReasoningView(Fold):
+    """A reply's reasoning (it may stream in)."""
+
     def __init__(self, text: str) -> None:
-        self._body = Static(plain(text), classes="reasoning-text")
-        title = Content.styled("thinking", "italic")  # Content: see ToolCallView
-        super().__init__(self._body, title=title, collapsed=True, classes="reasoning -collapsed")  # type: ignore[arg-type]
         self.text = text
+        self._body: Static | None = None
+        super().__init__(Content.styled("thinking", "italic"), self._build, classes="reasoning")
+
+    def _build(self) -> list[Widget]:
+        self._body = Static(plain(self.text), classes="reasoning-text")
+        return [self._body]
 
     def append(self, fragment: str) -> None:
         self.text += fragment
-        self._body.update(plain(self.text))
+        if self._body is not None and self._body.parent is not None:
+            self._body.update(plain(self.text))
 
 
 class AIMessageView(MessageView):
-    """An AI message: reasoning (collapsed), Markdown text, then its tool calls."""
+    """An AI message: reasoning (folded), Markdown text, then its tool calls. A finished
+    one of tool calls alone has no Markdown mounted (one widget less for each)."""
 
     def __init__(self, message: ChatMessage, **kwargs) -> None:
         super().__init__(message, **kwargs)
@@ -188,20 +197,28 @@ class AIMessageView(MessageView):
         if self.message.reasoning:
             self._reasoning = ReasoningView(self.message.reasoning)
             yield self._reasoning
-        yield self.markdown
+        if self.message.text or not self.message.tool_calls:
+            yield self.markdown
         if self._more is not None:
             yield self._more
         for index, call in enumerate(self.message.tool_calls):
             self._tool_views[index] = view = ToolCallView(call)
             yield view
 
+    def _after_text(self) -> Widget | None:
+        """The first child below the text (None: the text would be last)."""
+        return next((child for child in self.children if isinstance(child, ToolCallView)), None)
+
     async def append_reasoning(self, fragment: str) -> None:
         if self._reasoning is None:
             self._reasoning = ReasoningView("")
-            await self.mount(self._reasoning, before=self.markdown)
+            before = self.markdown if self.markdown.parent is self else self._after_text()
+            await self.mount(self._reasoning, before=before)
         self._reasoning.append(clean(fragment))
 
     async def append_text(self, fragment: str) -> None:
+        if self.markdown.parent is not self:
+            await self.mount(self.markdown, before=self._after_text())
         await self.markdown.append(fragment)
 
     async def show_tool_call(self, index: int, call: ToolCall, args_text: str = "") -> None:
@@ -249,7 +266,7 @@ def drawn_reply(message: ChatMessage) -> DrawnAIMessageView | None:
 
 
 class ToolResultView(MessageView):
-    """A tool's result: collapsed by default, errors highlighted."""
+    """A tool's result: folded by default, errors highlighted."""
 
     def compose(self) -> ComposeResult:
         message = self.message
@@ -261,14 +278,11 @@ class ToolResultView(MessageView):
         )
         if message.is_error:
             self.add_class("-error")
-        text, more = shown_part(message.text)
-        yield Collapsible(
-            Static(plain(text), classes="tool-output"),
-            *([more] if more is not None else []),
-            title=title,  # type: ignore[arg-type]
-            collapsed=True,
-            classes="-collapsed",  # (see ToolCallView)
-        )
+        yield Fold(title, self._output)
+
+    def _output(self) -> list[Widget]:
+        text, more = shown_part(self.message.text)
+        return [Static(plain(text), classes="tool-output"), *([more] if more is not None else [])]
 
 
 def view_for(message: ChatMessage) -> MessageView:
