@@ -9,7 +9,7 @@ import asyncio
 
 from support.driving import press_at_once, wait_for
 from textual.app import App, ComposeResult
-from threadbench.models import ChatMessage
+from threadbench.models import ChatMessage, ToolCall
 from threadbench.styles import STYLES
 from threadbench.ui.widgets.chat_log import MOUNTED, ChatLog
 from threadbench.ui.widgets.message_views import MessageView
@@ -192,3 +192,51 @@ async def test_a_message_after_reading_far_up_brings_the_view_back_to_follow_the
         await chat.add_message(ChatMessage(id="reply", type="ai", text="the reply"))
         await wait_for(pilot, lambda: "reply" in in_view(chat), what="the reply in view")
         assert chat.scroll_y == chat.max_scroll_y
+
+
+def agent_thread(count: int) -> list[ChatMessage]:
+    """An agent's turns: a question, two tool calls and their results (a long result text,
+    shown folded on one line), an answer."""
+    messages: list[ChatMessage] = []
+    for n in range(count):
+        messages.append(ChatMessage(id=f"h{n}", type="human", text=f"question {n}"))
+        for k in range(2):
+            call = ToolCall(id=f"c{n}-{k}", name="web_search", args={"query": f"{n} {k}"})
+            messages.append(ChatMessage(id=f"t{n}-{k}", type="ai", tool_calls=[call]))
+            messages.append(ChatMessage(id=f"r{n}-{k}", type="tool", name="web_search", text="result " * 80))
+        messages.append(ChatMessage(id=f"a{n}", type="ai", text=f"answer {n}"))
+    return messages
+
+
+async def scrolled_up_once(pilot, messages: list[ChatMessage]) -> tuple[ChatLog, int]:
+    """The thread shown at its end; pageup pressed: (the chat, the older messages mounted by then)."""
+    chat = pilot.app.query_one(ChatLog)
+    await chat.show_messages(messages)
+    await pilot.pause()
+    await wait_for(pilot, lambda: not chat.loading_ahead, what="the window")
+    await pilot.pause()
+    first = chat._first
+    chat.focus()
+    await pilot.press("pageup")
+    await wait_for(pilot, lambda: not chat.loading_ahead, what="older messages")
+    await pilot.pause()
+    return chat, first - chat._first
+
+
+async def test_a_thread_of_folds_opens_taller_than_the_view_so_scrolling_up_brings_older_ones() -> None:
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat, older = await scrolled_up_once(pilot, agent_thread(60))
+        assert chat.max_scroll_y > 0, "the window fills the view"
+        assert older > 0, "pageup mounted older messages"
+
+
+async def test_a_window_of_hidden_messages_is_filled_with_older_ones_it_can_show() -> None:
+    shown = [ChatMessage(id=f"s{n}", type="human", text=f"shown {n}") for n in range(60)]
+    hidden = [ChatMessage(id=f"x{n}", type="ai", text=f"hidden {n}", hidden=True) for n in range(80)]
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat, older = await scrolled_up_once(pilot, shown + hidden)
+        assert chat.max_scroll_y > 0, "older messages were mounted until the view was filled"
+        assert any(id.startswith("s") for id in in_view(chat))
+        assert older > 0, "and pageup brings more"

@@ -59,7 +59,15 @@ fill this many heights of the view (at most WINDOW) stay mounted."""
 
 
 def _estimated_rows(message: ChatMessage, width: int) -> int:
-    return estimate_rows(message.text, width) + 2
+    """A message's height guessed from its text, with its margin. A fold (a tool call, a
+    tool's result, reasoning) is one line: an agent's thread is mostly folds, and a window
+    guessed from their text did not fill the view (so could not be scrolled up). A hidden
+    message takes no line until the reader shows the hidden ones."""
+    if message.hidden:
+        return 0
+    folds = (message.type == "tool") + len(message.tool_calls) + bool(message.reasoning)
+    shows_text = message.type != "tool" and bool(message.text.strip())
+    return (estimate_rows(message.text, width) + 1 if shows_text else 0) + folds + 1
 
 
 def _measured_rows(view: MessageView, width: int) -> int:
@@ -129,6 +137,19 @@ class ChatLog(VerticalScroll, can_focus=True):
             await self._show_marker()
         self.scroll_end(animate=False, immediate=True)
         self.anchor()
+        self.call_after_refresh(self._fill_view)
+
+    def _fill_view(self) -> None:
+        """While the window is shorter than the view and older messages are left, mount
+        them: the view cannot be scrolled up to ask for them (its heights were guessed)."""
+        if self.is_attached and self._first and not self.max_scroll_y and not self._loading_older:
+            self._ahead = self.run_worker(self._fill_up(), group="older")
+
+    async def _fill_up(self) -> bool:
+        loaded = await self.load_older(PAGE)
+        if loaded:
+            self.call_after_refresh(self._fill_view)
+        return loaded
 
     def _window_start(self, messages: list[ChatMessage]) -> int:
         """Where the first window starts: the newest messages that fill a few screens."""
