@@ -83,7 +83,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Main screen", owners.get("Main screen"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
-        ("Tool call, result or thinking", Fold, False),
+        ("Tool call/result", Fold, False),
         ("Composer", Composer, False),
         ("State tree", StateTree, True),
         ("State filter", owners.get("State filter"), False),
