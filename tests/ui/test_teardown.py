@@ -16,7 +16,8 @@ from textual.containers import Vertical
 from textual.selection import Selection
 from textual.widgets import Markdown, Static
 from threadbench.ui import teardown
-from threadbench.ui.widgets.message_views import DrawnAIMessageView, MessageView
+from threadbench.ui.widgets.fold import Fold, FoldBody
+from threadbench.ui.widgets.message_views import AIMessageView, DrawnAIMessageView, MessageView
 
 
 @contextlib.contextmanager
@@ -33,6 +34,11 @@ def conversation(turns: int) -> list[dict]:
     messages: list[dict] = []
     for n in range(turns):
         messages.append({"type": "human", "id": f"h{n}", "content": f"question {n}"})
+        if n % 4 == 1:  # a tool call and its result: folds
+            call = {"id": f"c{n}", "name": "search", "args": {"q": n}}
+            messages.append({"type": "ai", "id": f"t{n}", "content": "", "tool_calls": [call]})
+            result = {"type": "tool", "id": f"r{n}", "tool_call_id": f"c{n}", "name": "search", "content": "found"}
+            messages.append(result)
         answer = f"**Answer {n}.** A paragraph.\n\n- one point\n- another point\n\nAnd `code` to close {n}."
         if n % 3 == 0:  # (drawn by one widget, markdown_drawing.py; with a code block, Textual's widgets)
             answer += "\n\n```\nls\n```"
@@ -53,9 +59,15 @@ async def test_messages_the_chat_lets_go_are_freed_without_the_cyclic_collector(
         chat = app.screen.chat
         await wait_for(pilot, lambda: "Answer 149." in screen_text(app), what="the newest answer")
         views = list(chat.query_children(MessageView))
+        folds = [fold for view in views for fold in view.query(Fold)]
+        folds[-1].collapsed = False  # one open: its body goes too
+        await pilot.pause()
         removed = [widget for view in views for widget in view.walk_children(with_self=True)]
         assert any(isinstance(widget, Markdown) for widget in removed)
         assert any(isinstance(widget, DrawnAIMessageView) for widget in removed)
+        assert any(isinstance(widget, FoldBody) for widget in removed)
+        # a widget a view made and never mounted is not taken apart: there must be none
+        removed += [view._markdown for view in views if isinstance(view, AIMessageView) and view._markdown is not None]
         with no_cyclic_collector():
             # What the removed widgets hold, in cycles with them: their styles, and the
             # nodes their component classes were styled with.

@@ -586,7 +586,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         streaming = set(self._streaming.values())
         for view in self.children:
             if isinstance(view, AIMessageView) and view not in streaming and view.virtual_region.bottom <= top:
-                await view.markdown.let_go()
+                await view.let_go()
 
     async def _rename_streamed(self, old_id: str, message: ChatMessage) -> None:
         """A server that gives the finished message another id than its tokens (10xGraph)."""

@@ -191,14 +191,24 @@ class AIMessageView(MessageView):
         self._reasoning: ReasoningView | None = None
         self._tool_views: dict[int, ToolCallView] = {}
         text, self._more = shown_part(message.text)
-        self.markdown = MarkdownBlocks(text, classes="body")
+        # (not made for a reply of tool calls alone: a widget never mounted is never taken
+        # apart (teardown.py), and waits for a full collection with all its cycles)
+        tools_alone = bool(message.tool_calls) and not message.text
+        self._markdown = None if tools_alone else MarkdownBlocks(text, classes="body")
+
+    @property
+    def markdown(self) -> MarkdownBlocks:
+        """The text's blocks (made when first asked for, if the reply had no text)."""
+        if self._markdown is None:
+            self._markdown = MarkdownBlocks(classes="body")
+        return self._markdown
 
     def compose(self) -> ComposeResult:
         if self.message.reasoning:
             self._reasoning = ReasoningView(self.message.reasoning)
             yield self._reasoning
-        if self.message.text or not self.message.tool_calls:
-            yield self.markdown
+        if self._markdown is not None:
+            yield self._markdown
         if self._more is not None:
             yield self._more
         for index, call in enumerate(self.message.tool_calls):
@@ -209,10 +219,16 @@ class AIMessageView(MessageView):
         """The first child below the text (None: the text would be last)."""
         return next((child for child in self.children if isinstance(child, ToolCallView)), None)
 
+    async def let_go(self) -> None:
+        """Out of view: its text's blocks let go of their widgets (MarkdownBlocks.let_go)."""
+        if self._markdown is not None:
+            await self._markdown.let_go()
+
     async def append_reasoning(self, fragment: str) -> None:
         if self._reasoning is None:
             self._reasoning = ReasoningView("")
-            before = self.markdown if self.markdown.parent is self else self._after_text()
+            text = self._markdown
+            before = text if text is not None and text.parent is self else self._after_text()
             await self.mount(self._reasoning, before=before)
         self._reasoning.append(clean(fragment))
 
