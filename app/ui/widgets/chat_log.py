@@ -30,7 +30,7 @@ from ...models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from ..text import plain
 from ..uninterrupted import Removals, after_removals
 from .markdown_blocks import estimate_rows, following
-from .message_views import AIMessageView, MessageView, view_for
+from .message_views import AIMessageView, MessageView, drawn_reply, view_for
 
 T = TypeVar("T")
 
@@ -632,6 +632,7 @@ class ChatLog(VerticalScroll, can_focus=True):
                 else:
                     await view.finish(stored)
                     self._record(stored)
+                    await self._draw_finished(view, stored)
             missing = [m for m in final if not m.id or m.id not in self._ids]
             order = {m.id: index for index, m in enumerate(final) if m.id}
             last_shown = max((order[key] for key in self._ids if key in order), default=-1)
@@ -651,6 +652,17 @@ class ChatLog(VerticalScroll, can_focus=True):
         """A streamed reply is whole: the thread's list holds it as shown (it held the empty
         message the tokens started), for the window to mount it again when it pages back."""
         self.messages = [message if m.id == message.id else m for m in self.messages]
+
+    async def _draw_finished(self, view: MessageView, message: ChatMessage) -> None:
+        """A streamed reply that can draw itself (text alone: drawn_reply) is put in place of
+        its widgets, one widget that looks the same: the chat's later frames lay out less."""
+        drawn = drawn_reply(message)
+        if drawn is not None and view.parent is self:
+            if message.hidden:
+                drawn.add_class("-hidden")
+            with self.app.batch_update():
+                await self.mount(drawn, after=view)
+                await self.removals.run(view.remove())
 
     async def _drop(self, key: str, view: MessageView) -> None:
         self._ids.discard(key)
