@@ -185,3 +185,12 @@ async def test_a_reply_of_tool_calls_alone_mounts_no_markdown_until_text_arrives
         await pilot.pause()
         assert [type(child).__name__ for child in view.children] == ["ReasoningView", "MarkdownBlocks", "ToolCallView"]
         assert isinstance(view.markdown, MarkdownBlocks) and view.markdown.text == "Some text."
+
+
+async def test_a_fold_opened_before_it_is_mounted_shows_its_body():
+    call = ToolCallView(ToolCall(id="c1", name="search", args={"q": 1}))
+    call.collapsed = False
+    app = Folds(call)
+    async with app.run_test(size=(60, 8)) as pilot:
+        await pilot.pause()
+        assert lines(app)[:2] == [' ▼ tool call search  {"q": 1}', "  {"]

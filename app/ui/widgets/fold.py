@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
@@ -79,13 +80,18 @@ class Fold(Widget, can_focus=True):
         if collapsed == self._collapsed:
             return
         self._collapsed = collapsed
+        if not self.is_mounted:
+            return  # (composed as it is then)
         if collapsed:
             self.remove_children()  # built again when opened (it may have changed)
         else:
             self.mount(FoldBody(*self._build()))
         self.refresh(layout=True)
-        if self.is_mounted:
-            self.call_after_refresh(self.scroll_visible)
+        self.call_after_refresh(self.scroll_visible)
+
+    def compose(self) -> ComposeResult:
+        if not self._collapsed:
+            yield FoldBody(*self._build())
 
     @property
     def body(self) -> FoldBody | None:
