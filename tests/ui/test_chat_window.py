@@ -11,7 +11,7 @@ from support.driving import press_at_once, wait_for
 from textual.app import App, ComposeResult
 from threadbench.models import ChatMessage, ToolCall
 from threadbench.styles import STYLES
-from threadbench.ui.widgets.chat_log import MOUNTED, ChatLog
+from threadbench.ui.widgets.chat_log import FILLS, MOUNTED, PAGE, ChatLog
 from threadbench.ui.widgets.message_views import MessageView
 
 COUNT = 240
@@ -240,3 +240,18 @@ async def test_a_window_of_hidden_messages_is_filled_with_older_ones_it_can_show
         assert chat.max_scroll_y > 0, "older messages were mounted until the view was filled"
         assert any(id.startswith("s") for id in in_view(chat))
         assert older > 0, "and pageup brings more"
+
+
+async def test_a_thread_of_hidden_messages_alone_is_not_walked_to_its_start_to_fill_the_view() -> None:
+    hidden = [ChatMessage(id=f"x{n}", type="ai", text=f"hidden {n}", hidden=True) for n in range(2000)]
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        chat = app.query_one(ChatLog)
+        await chat.show_messages(hidden)
+        for _ in range(40):
+            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: not chat.loading_ahead, what="the fill to stop")
+        assert chat._first >= 2000 - 40 - FILLS * PAGE > 1000, "it stopped long before the thread's start"
+        chat.action_toggle_hidden()  # h: the hidden ones are shown, and the view can scroll
+        await pilot.pause()
+        assert chat.max_scroll_y > 0

@@ -42,6 +42,9 @@ PAGE = 30
 """Messages mounted at once by `load_older` and `load_newer` when asked for no number."""
 MOUNTED = 40
 """At most this many messages are mounted while scrolling through a long thread."""
+FILLS = 10
+"""At most this many pages of older messages are mounted to fill a view the window does not
+(a thread whose newest hundreds are hidden stops there: `h` shows them, `home` goes up)."""
 AHEAD_SCREENS = 1.5
 """Scrolling towards an end of the window with more beyond it, the next messages are mounted
 while the view is this many of its heights from that end..."""
@@ -95,6 +98,7 @@ class ChatLog(VerticalScroll, can_focus=True):
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
         self._loading_older = False
         self._ahead: Worker[bool] | None = None  # the load _load_ahead started last
+        self._fills_left = 0  # pages _fill_view may still mount (FILLS at each show_messages)
         self._anchoring = False
         self._banner: Static | None = None  # the past view's notice, pinned above the conversation
         self._marker: Static | None = None  # "↑ N older messages"
@@ -137,12 +141,14 @@ class ChatLog(VerticalScroll, can_focus=True):
             await self._show_marker()
         self.scroll_end(animate=False, immediate=True)
         self.anchor()
+        self._fills_left = FILLS
         self.call_after_refresh(self._fill_view)
 
     def _fill_view(self) -> None:
         """While the window is shorter than the view and older messages are left, mount
         them: the view cannot be scrolled up to ask for them (its heights were guessed)."""
-        if self.is_attached and self._first and not self.max_scroll_y and not self._loading_older:
+        if self.is_attached and self._first and not self.max_scroll_y and not self._loading_older and self._fills_left:
+            self._fills_left -= 1
             self._ahead = self.run_worker(self._fill_up(), group="older")
 
     async def _fill_up(self) -> bool:
