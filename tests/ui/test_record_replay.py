@@ -12,8 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support.driving import FIXED_NOW, TERMINAL, screen_text, wait_for, wait_ready
-from textual.widgets import Markdown
+from support.driving import FIXED_NOW, TERMINAL, ai_texts, screen_text, wait_for, wait_ready
 from threadbench.__main__ import main
 from threadbench.backends.base import Invalid, NotFound
 from threadbench.backends.langgraph import LangGraphBackend
@@ -262,7 +261,7 @@ async def test_enter_replays_the_run_and_the_inspector_follows_the_state(tmp_pat
         reply = recording.state_after.messages[-1].text
         await wait_for(
             pilot,
-            lambda: any(reply[:40] in m.source for m in app.screen.query_one("#chat-log").query(Markdown)),
+            lambda: any(reply[:40] in text for text in ai_texts(app)),  # (streamed, or drawn once finished)
             what="the recorded reply",
         )
         await wait_for(pilot, lambda: tree.state == recording.state_after, what="the recorded end state")
