@@ -662,13 +662,8 @@ class ChatLog(VerticalScroll, can_focus=True):
     async def _draw_finished(self, view: MessageView, message: ChatMessage) -> None:
         """A streamed reply that can draw itself (text alone: drawn_reply) is put in place of
         its widgets, one widget that looks the same: the chat's later frames lay out less."""
-        drawn = drawn_reply(message)
-        if drawn is not None and view.parent is self:
-            if message.hidden:
-                drawn.add_class("-hidden")
-            with self.app.batch_update():
-                await self.mount(drawn, after=view)
-                await self.removals.run(view.remove())
+        if view.parent is self and drawn_reply(message) is not None:
+            await self._redraw(view, message)
 
     async def _drop(self, key: str, view: MessageView) -> None:
         self._ids.discard(key)
@@ -677,8 +672,9 @@ class ChatLog(VerticalScroll, can_focus=True):
 
     async def _redraw(self, view: MessageView, message: ChatMessage) -> None:
         self.messages = [message if m.id == message.id else m for m in self.messages]
-        await self.mount(view_for(message), after=view)
-        await self.removals.run(view.remove())
+        with self.app.batch_update():  # (no frame shows both)
+            await self.mount(view_for(message), after=view)
+            await self.removals.run(view.remove())
 
     @after_removals
     async def show_welcome(self, text: Content) -> None:
