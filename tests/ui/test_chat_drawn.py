@@ -5,19 +5,15 @@ Textual's widgets."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from support.drawn_cells import InAMessage, cells
 from support.driving import screen_lines
-from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.widgets._markdown import MarkdownBlockQuote, MarkdownFence
 from threadbench.models import ChatMessage, ToolCall
 from threadbench.ui.widgets.markdown_blocks import ChatMarkdown, MarkdownBlocks
 from threadbench.ui.widgets.markdown_drawing import DrawnMarkdown, drawn_parts
 from threadbench.ui.widgets.message_views import DISPLAY_LIMIT, AIMessageView, DrawnAIMessageView, view_for
-
-APP_CSS = (Path(__file__).parents[2] / "styles" / "app.tcss").read_text()
 
 EVERY_KIND = """# A title long enough to wrap at the narrow width
 
@@ -66,49 +62,6 @@ SAMPLES = {
     "a heading last": "Text above.\n\n# The end",
     "a list first, a rule last": "- a\n- b\n\n---",
 }
-
-
-class InAMessage(App[None]):
-    CSS = APP_CSS
-
-    def __init__(self, block) -> None:
-        super().__init__()
-        self.block = block
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="message -ai"):
-            yield self.block
-
-
-def visible(style) -> tuple:
-    """What a person sees of a cell's style (and where a click on it goes)."""
-    return (
-        style.color,
-        style.bgcolor,
-        bool(style.bold),
-        bool(style.italic),
-        bool(style.underline),
-        bool(style.strike),
-        bool(style.reverse),
-        (style.meta or {}).get("@click"),
-    )
-
-
-async def cells(block, width: int, theme: str) -> list[list[tuple]]:
-    app = InAMessage(block)
-    async with app.run_test(size=(width, 90)) as pilot:
-        app.theme = theme  # (after mounting: a drawing follows a change of theme)
-        await pilot.pause()
-        await pilot.pause()
-        return [
-            [
-                # (the colour of a blank cell's text is never seen)
-                (char, visible(segment.style)[1:] if char == " " else visible(segment.style))
-                for segment in strip
-                for char in segment.text
-            ]
-            for strip in app.screen._compositor.render_strips()
-        ]
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])

@@ -1,0 +1,58 @@
+"""A Markdown block in a message, styled as the app styles it, read cell by cell: how the
+tests check that a drawing looks as Textual's widgets draw the same text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+
+APP_CSS = (Path(__file__).parents[2] / "styles" / "app.tcss").read_text()
+
+
+class InAMessage(App[None]):
+    CSS = APP_CSS
+
+    def __init__(self, block) -> None:
+        super().__init__()
+        self.block = block
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="message -ai"):
+            yield self.block
+
+
+def visible(style) -> tuple:
+    """What a person sees of a cell's style (and where a click on it goes)."""
+    return (
+        style.color,
+        style.bgcolor,
+        bool(style.bold),
+        bool(style.italic),
+        bool(style.underline),
+        bool(style.strike),
+        bool(style.reverse),
+        (style.meta or {}).get("@click"),
+    )
+
+
+async def cells(block, width: int, theme: str, *, height: int = 90, then=None) -> list[list[tuple]]:
+    """Each cell of the screen that shows `block` in a message: its character and what a
+    person sees of its style. `then(block)`: awaited once it is mounted (a stream, say)."""
+    app = InAMessage(block)
+    async with app.run_test(size=(width, height)) as pilot:
+        app.theme = theme  # (after mounting: a drawing follows a change of theme)
+        if then is not None:
+            await then(block)
+        await pilot.pause()
+        await pilot.pause()
+        return [
+            [
+                # (the colour of a blank cell's text is never seen)
+                (char, visible(segment.style)[1:] if char == " " else visible(segment.style))
+                for segment in strip
+                for char in segment.text
+            ]
+            for strip in app.screen._compositor.render_strips()
+        ]

@@ -1,0 +1,58 @@
+"""Where a Markdown text is cut into blocks, whole or as it streams (markdown_blocks.py).
+
+Streamed and whole must agree: a reply opened again is cut by `split_blocks`, and it must
+look as it did while it streamed."""
+
+import random
+
+import pytest
+from threadbench.embedded.demo.script import long_markdown, rich_markdown
+from threadbench.ui.widgets.markdown_blocks import BLOCK_CHARS, BlockSplitter, split_blocks
+
+LONG = "x" * (BLOCK_CHARS + 10)
+
+
+def streamed(text: str, seed: int) -> list[str]:
+    """The blocks BlockSplitter makes of `text` fed in random pieces."""
+    chance = random.Random(seed)
+    splitter, blocks, start = BlockSplitter(), [""], 0
+    while start < len(text):
+        size = chance.randint(1, 40)
+        first, *rest = splitter.feed(text[start : start + size])
+        blocks[-1] += first
+        blocks += rest
+        start += size
+    return [block for block in blocks if block]
+
+
+TEXTS = {
+    "rich": rich_markdown(3000),
+    "long": long_markdown(2000),
+    "fences": "a paragraph\n```py\ncode\n\nmore code\n```\nafter it\n\n" * 120,
+    "fence in a list": "- item\n  ```\n  code\n  ```\n- next\n" * 120,
+    "ends in a fence": LONG + "\n\n```py",
+}
+
+
+@pytest.mark.parametrize("name", TEXTS)
+def test_streamed_in_any_pieces_the_blocks_are_those_of_the_whole_text(name):
+    text = TEXTS[name]
+    whole = split_blocks(text)
+    assert "".join(whole) == text
+    for seed in range(10):
+        assert streamed(text, seed) == whole
+
+
+def test_blocks_end_at_a_blank_line_past_the_size_never_inside_a_fence():
+    blocks = split_blocks(TEXTS["fences"])
+    assert len(blocks) == 3
+    for block in blocks[:-1]:
+        assert len(block) >= BLOCK_CHARS and block.endswith("\n\n")
+        assert block.count("```") % 2 == 0, "a fence is never cut in two"
+
+
+def test_a_short_text_is_one_block():
+    assert split_blocks("a\n```py\nb\n```\n\n" + "c" * (BLOCK_CHARS - 30)) == [
+        "a\n```py\nb\n```\n\n" + "c" * (BLOCK_CHARS - 30)
+    ]
+    assert split_blocks("") == []
