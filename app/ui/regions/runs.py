@@ -177,7 +177,15 @@ class ConversationRuns(Vertical):
 
         `echo` (the human message being sent) shows at once; if the server refuses the run
         it is taken back out and its text returns to the composer.
+
+        A full collection waits until all of it is done, the run's end too (its final state,
+        the finished reply drawn): one that came as the stream ended froze the reply's last
+        frames for 70-120 ms once the chat held a long conversation (bench/soak.py).
         """
+        with self.app.collector.busy():
+            return await self._stream_into_chat(events, thread_id, doing, echo)
+
+    async def _stream_into_chat(self, events, thread_id: str, doing: str, echo: ChatMessage | None) -> bool:
         chat, status, inspector = self.chat, self.run_status, self._inspector
         status.begin()
         inspector.run_began()
@@ -212,8 +220,7 @@ class ConversationRuns(Vertical):
                 raise
 
         try:
-            with self.app.collector.busy():
-                await pump(events, apply)
+            await pump(events, apply)
         except BackendError as error:
             if not accepted and echo is not None and refused_assistant(error.message):
                 self._wrong_graph = error  # the sender asks for another graph instead
