@@ -4,8 +4,7 @@ one that came as the stream ended froze the reply's last frames (bench/soak.py).
 from __future__ import annotations
 
 import pytest
-from support.driving import make_app as driving_app
-from support.driving import send_in_new_thread, wait_for, wait_ready
+from support.driving import make_app, send_in_new_thread, wait_for, wait_ready
 from threadbench.ui.regions import runs
 from threadbench.ui.widgets.chat_log import ChatLog
 
@@ -14,7 +13,7 @@ pytestmark = pytest.mark.server
 
 async def test_the_collector_waits_until_the_runs_end_is_shown(server_url, monkeypatch):
     seen: dict[str, bool] = {}
-    app = driving_app(server_url)
+    app = make_app(server_url)
     final_state, finish_run = runs.final_state, ChatLog.finish_run
 
     async def noting_final_state(*args):
