@@ -56,3 +56,9 @@ async def cells(block, width: int, theme: str, *, height: int = 90, then=None) -
             ]
             for strip in app.screen._compositor.render_strips()
         ]
+
+
+def assert_same_cells(ours: list[list[tuple]], theirs: list[list[tuple]], width: int) -> None:
+    """Row by row, the cells drawn are those expected; a failure names the row and its text."""
+    for row, (mine, expected) in enumerate(zip(ours, theirs, strict=True)):
+        assert mine == expected, f"row {row} at width {width}: {''.join(c for c, _ in expected)!r}"

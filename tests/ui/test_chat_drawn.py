@@ -6,7 +6,7 @@ Textual's widgets."""
 from __future__ import annotations
 
 import pytest
-from support.drawn_cells import InAMessage, cells
+from support.drawn_cells import InAMessage, assert_same_cells, cells
 from support.driving import screen_lines
 from textual.containers import Vertical
 from textual.widgets._markdown import MarkdownBlockQuote, MarkdownFence
@@ -73,8 +73,7 @@ async def test_a_drawn_reply_looks_as_textuals_widgets_draw_it(name, theme):
     for width in (44, 80):
         textuals = await cells(ChatMarkdown(text), width, theme)
         ours = await cells(DrawnMarkdown(text, parts), width, theme)
-        for row, (mine, theirs) in enumerate(zip(ours, textuals, strict=True)):
-            assert mine == theirs, f"row {row} at width {width}: {''.join(c for c, _ in theirs)!r}"
+        assert_same_cells(ours, textuals, width)
 
 
 @pytest.mark.parametrize(
@@ -100,8 +99,7 @@ async def test_a_finished_reply_is_one_widget_drawn_as_the_streamed_kind_shows_i
     for width in (44, 80):
         ours = await cells(view_for(message), width, theme)
         built = await cells(AIMessageView(message, classes="message -ai"), width, theme)
-        for row, (mine, theirs) in enumerate(zip(ours, built, strict=True)):
-            assert mine == theirs, f"row {row} at width {width}: {''.join(c for c, _ in theirs)!r}"
+        assert_same_cells(ours, built, width)
     app = InAMessage(view)
     async with app.run_test(size=(80, 60)) as pilot:
         await pilot.pause()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.drawn_cells import cells
+from support.drawn_cells import assert_same_cells, cells
 from threadbench.ui.widgets.markdown_blocks import BLOCK_CHARS, ChatMarkdown, MarkdownBlocks
 
 REPLY = f"""# Plan
@@ -57,5 +57,4 @@ async def test_a_streamed_reply_looks_as_one_markdown_of_its_whole_text(theme):
     for width, seed in ((44, 1), (80, 2)):
         whole = await cells(ChatMarkdown(REPLY), width, theme, height=160)
         streamed = await cells(MarkdownBlocks(), width, theme, height=160, then=streaming(seed))
-        for row, (ours, theirs) in enumerate(zip(streamed, whole, strict=True)):
-            assert ours == theirs, f"row {row} at width {width}: {''.join(c for c, _ in theirs)!r}"
+        assert_same_cells(streamed, whole, width)
