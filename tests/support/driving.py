@@ -72,7 +72,7 @@ def where_the_app_is(app) -> str:
     shown = " / ".join(line.strip() for line in screen_text(app).splitlines() if line.strip())
     return (
         f"  screen {type(screen).__name__}, focus {type(focused).__name__ if focused else None}"
-        f"#{getattr(focused, 'id', None)}, backend {type(app.backend).__name__}\n"
+        f"#{getattr(focused, 'id', None)}, backend {type(getattr(app, 'backend', None)).__name__}\n"
         f"  working: {working}\n  notices: {notices(app)[-3:]}\n  shown: {shown[:600]}"
     )
 
