@@ -29,6 +29,8 @@ class BackendError(Exception):
     """Base of every error a backend raises. `str(err)` is fit to show a person."""
 
     hint: str = ""
+    refused_options: tuple[str, ...] = ()
+    """The request's fields the server named as options it does not support (a 422)."""
 
     def __init__(self, message: str, *, hint: str = "", status: int | None = None) -> None:
         super().__init__(message)

@@ -131,10 +131,11 @@ async def _log_in(session: SessionAuth, client: httpx.AsyncClient, base: str) ->
 
 def _check_session(base: str, thread: Any) -> None:
     """Raise LoginRequired when a thread read was refused for want of a session."""
-    from .session_auth import asks_to_log_in, refusal_text
+    from .http import refusal_words
+    from .session_auth import asks_to_log_in
 
     if thread is not None and asks_to_log_in(*thread):
-        raise LoginRequired(f"{base} wants you to log in ({refusal_text(thread[1])})", status=thread[0])
+        raise LoginRequired(f"{base} wants you to log in ({refusal_words(thread[1])[:200]})", status=thread[0])
 
 
 def _check_key(api_key: str | None) -> None:

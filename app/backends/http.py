@@ -127,6 +127,36 @@ def one_line(text: str, limit: int = DETAIL_LENGTH) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+def refusal_words(body: Any) -> str:
+    """A refused request's own words: its `detail` (or `message`, `error`) as text, a structured
+    one's message or code, or each problem of a validation error as `loc: msg` (FastAPI's and
+    pydantic's 422: {"detail": [{"type", "loc": ["body", "stream_resumable"], "msg"}]})."""
+    if isinstance(body, str):
+        return body
+    if isinstance(body, list):
+        return "; ".join(filter(None, map(refusal_words, body)))
+    if not isinstance(body, dict):
+        return ""
+    if isinstance(body.get("msg"), str):
+        loc = ".".join(str(part) for part in body.get("loc") or ())
+        return f"{loc}: {body['msg']}" if loc else body["msg"]
+    for key in ("detail", "message", "error"):
+        if body.get(key):
+            return refusal_words(body[key])
+    return str(body.get("code") or "")
+
+
+def refused_options(body: Any) -> tuple[str, ...]:
+    """The request fields a 422 names as options the server does not support
+    (`unsupported_run_option`, DeerFlow's Gateway): the last part of each problem's `loc`."""
+    problems = body.get("detail") if isinstance(body, dict) else None
+    return tuple(
+        str(problem["loc"][-1])
+        for problem in (problems if isinstance(problems, list) else ())
+        if isinstance(problem, dict) and problem.get("type") == "unsupported_run_option" and problem.get("loc")
+    )
+
+
 def graph_info(nodes: Iterable[Any], edges: Iterable[Any]) -> GraphInfo:
     """Nodes {id, data: name | {name}} and edges {source, target, conditional, data: label}
     (LangGraph's shape; other servers map theirs to it) as a GraphInfo. Nodes without an

@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 
 from .base import BackendError, Credentials, Invalid, LoginFailed
+from .http import one_line, refusal_words
 
 LOGIN_PATH = "/api/v1/auth/login/local"
 ACCESS_COOKIE = "access_token"
@@ -59,14 +60,6 @@ def asks_to_log_in(status: int, body: Any) -> bool:
         detail = detail.get("code")
     text = str(detail or "").lower()
     return any(words in text for words in NO_SESSION.get(status, ()))
-
-
-def refusal_text(body: Any) -> str:
-    """A refusal's words: its detail, or the message or code of a structured one."""
-    detail = body.get("detail") if isinstance(body, dict) else body
-    if isinstance(detail, dict):
-        detail = detail.get("message") or detail.get("code")
-    return str(detail or "")[:200]
 
 
 class SessionAuth(httpx.Auth):
@@ -179,4 +172,5 @@ class SessionAuth(httpx.Auth):
                 hint="--email logs in to DeerFlow: check the URL, or leave --email out.",
                 status=status,
             )
-        return BackendError(f"{who}: HTTP {status} {refusal_text(response_body(response))}".rstrip(), status=status)
+        words = one_line(refusal_words(response_body(response)), 200)
+        return BackendError(f"{who}: HTTP {status} {words}".rstrip(), status=status)

@@ -150,6 +150,39 @@ async def test_a_reply_streams_without_the_modes_the_gateway_refuses(backend: Ga
     assert state.messages[-1].text == text
 
 
+async def test_a_run_option_the_server_refuses_is_left_out_and_the_run_sent_again(gateway_url: str) -> None:
+    """The real Gateway answers `stream_resumable: true` with a 422 naming the option (its
+    words, recorded): a backend that does not know it learns it from the refusal."""
+    async with get_client(url=gateway_url) as sdk:
+        thread = await sdk.threads.create(graph_id="be_chat")
+        with pytest.raises(Exception) as refused:
+            async for _ in sdk.runs.stream(thread["thread_id"], "be_chat", input=human("hi"), stream_resumable=True):
+                pass
+    assert refused.value.response.status_code == 422
+    plain = LangGraphBackend(gateway_url)
+    try:
+        request = RunRequest(assistant_id="be_chat", input=human("hello"), stream_modes=["messages-tuple", "values"])
+        events = await collect(plain.stream_run(thread["thread_id"], request))
+        assert "error" not in kinds(events) and "".join(e.text for e in events if e.kind == "token").startswith("You said")
+        assert plain.refused_run_options == {"stream_resumable"}
+        await collect(plain.stream_run(thread["thread_id"], request))  # asked once, remembered
+    finally:
+        await plain.close()
+
+
+async def test_a_refusal_says_the_servers_own_words(gateway_url: str) -> None:
+    plain = LangGraphBackend(gateway_url)
+    try:
+        thread = await plain.create_thread(graph_id="be_chat")
+        request = RunRequest(assistant_id="be_chat", input=human("hello"), stream_modes=["values", "events"])
+        with pytest.raises(Invalid) as refused:
+            await collect(plain.stream_run(thread.thread_id, request))
+        assert "body.stream_mode: Unsupported stream mode(s): events" in str(refused.value)
+        assert "its words are above" in refused.value.hint and "what you typed" not in refused.value.hint
+    finally:
+        await plain.close()
+
+
 async def test_a_second_run_is_refused_plainly_and_a_busy_thread_is_found_and_followed(backend: GatewayBackend) -> None:
     suite = uuid.uuid4().hex
     thread = await backend.create_thread(graph_id="be_slow", metadata={"suite": suite})

@@ -51,6 +51,11 @@ def _error(status: int, detail: str = "") -> JSONResponse:
     return JSONResponse({"detail": detail or {404: "Not Found", 405: "Method Not Allowed"}.get(status, "")}, status)
 
 
+def _invalid(kind: str, option: str, words: str) -> JSONResponse:
+    """A 422 as the real Gateway answers a run option it refuses (FastAPI's validation error)."""
+    return JSONResponse({"detail": [{"type": kind, "loc": ["body", option], "msg": words}]}, 422)
+
+
 async def not_found(request: Request) -> Response:
     return _error(404)
 
@@ -215,12 +220,13 @@ class GatewayStandIn:
         body = await request.json()
         modes = body.get("stream_mode") or ["values"]
         modes = [modes] if isinstance(modes, str) else modes
-        if refused := REFUSED_MODES & set(modes):
-            return _error(422, f"stream_mode: unsupported {sorted(refused)}")
-        if body.get("multitask_strategy") == "enqueue":
-            return _error(422, "multitask_strategy: 'enqueue' is not supported")
+        if refused := [mode for mode in modes if mode in REFUSED_MODES]:
+            return _invalid("unsupported_stream_mode", "stream_mode", f"Unsupported stream mode(s): {', '.join(refused)}")
+        for option, refused_value in (("stream_resumable", True), ("multitask_strategy", "enqueue")):
+            if body.get(option) == refused_value:
+                return _invalid("unsupported_run_option", option, f"Run option '{option}' is not supported by DeerFlow")
         body["multitask_strategy"] = body.get("multitask_strategy") or "reject"
-        body["stream_resumable"] = True  # the Gateway's streams always carry ids
+        body["stream_resumable"] = True  # upstream: the Gateway's streams carry SSE ids
         for message in (body.get("input") or {}).get("messages") or []:
             kind = message.get("type", message.get("role")) if isinstance(message, dict) else None
             if kind in ("human", "user") and message.get("id"):

@@ -12,8 +12,9 @@ is handled here:
 - threads.create with an id in use answers 200 with that thread: the id is looked up first;
   supersteps are ignored: refused;
 - get_history wants `before` as a string, and a limit of at most 100;
-- runs.stream refuses the stream modes messages and events and multitask_strategy enqueue
-  (422): they are never sent; a second run on a busy thread gets 409, said plainly;
+- runs.stream refuses `stream_resumable: true`, the stream modes messages and events and
+  multitask_strategy enqueue (422): they are never sent; a second run on a busy thread gets
+  409, said plainly;
 - cancelling a run that has finished answers 409, not 404;
 - a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it);
 - it lists and describes runs, but has no store, crons, or assistant versions and editing:
@@ -67,6 +68,7 @@ class GatewayBackend(LangGraphBackend):
     """LangGraphBackend with DeerFlow's Gateway's differences."""
 
     FINISHED_RUN = (NotFound, Conflict)
+    REFUSED_RUN_OPTIONS = frozenset({"stream_resumable"})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

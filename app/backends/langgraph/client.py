@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import logging
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
 from langgraph_sdk.client import LangGraphClient
-from langgraph_sdk.schema import CancelAction, Command, Config, StreamMode, ThreadSelectField
+from langgraph_sdk.schema import CancelAction, Command, StreamMode, ThreadSelectField
 from langgraph_sdk.schema import ThreadStatus as ServerThreadStatus
 
 from ...models import (
@@ -55,6 +57,7 @@ from .shared_messages import SharedMessages
 from .streaming import StreamPosition
 
 THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
+log = logging.getLogger(__name__)
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
 
 
@@ -63,6 +66,8 @@ class LangGraphBackend(ServerObjects, Connection):
 
     FINISHED_RUN: tuple[type[BackendError], ...] = (NotFound,)
     """What cancelling a run that has finished raises."""
+    REFUSED_RUN_OPTIONS: frozenset[str] = frozenset()
+    """runs.stream's options the server is known to refuse."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """(url, api_key=None, *, timeout=None, credentials=None): see Connection."""
@@ -71,6 +76,8 @@ class LangGraphBackend(ServerObjects, Connection):
         self._messages = SharedMessages()
         self._extract = True  # False once a server refused or ignored `extract`
         self._assistant_ids: dict[str, str] = {}
+        self.refused_run_options: set[str] = set(self.REFUSED_RUN_OPTIONS)
+        """Run options left out of every run: the server refuses them (known, or learnt from a 422)."""
 
     # --- server ------------------------------------------------------------------------------
 
@@ -275,30 +282,48 @@ class LangGraphBackend(ServerObjects, Connection):
 
     # --- runs --------------------------------------------------------------------------------
 
-    def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
+    async def stream_run(self, thread_id: str, request: RunRequest) -> AsyncIterator[RunEvent]:
+        """The run's events. A run option the server refuses as unsupported (a 422 naming it,
+        DeerFlow's Gateway: `stream_resumable`) is left out from then on, and the run is sent
+        once more; the server's words are raised if it refuses that too."""
+        doing = f"run {request.assistant_id} on thread {thread_id}"
+        for last_try in (False, True):
+            options = self._run_options(request)
+            events = self._events(doing, functools.partial(_run_stream, thread_id, request.assistant_id, options))
+            started = False
+            try:
+                async with contextlib.aclosing(events):
+                    async for event in events:
+                        started = True
+                        yield event
+                return
+            except Invalid as refusal:
+                refused = {name for name in refusal.refused_options if options.get(name) not in (None, False)}
+                if last_try or started or not refused:
+                    raise
+                log.info("%s refused the run options %s: sending without them", self.url, sorted(refused))
+                self.refused_run_options |= refused
+
+    def _run_options(self, request: RunRequest) -> dict[str, Any]:
+        """runs.stream's keyword arguments for `request`, without those the server refuses
+        (None: the SDK leaves them out of the request)."""
         # The command and the stream modes go to the server as they were given: it judges them
         # (a mode this SDK does not know of yet included), so they are passed as the SDK's types.
-        command = cast("Command | None", request.command or None)
-        stream_modes = cast("list[StreamMode]", request.stream_modes)
-        config: Config | None = {"configurable": request.configurable} if request.configurable else None
-
-        def parts(client: LangGraphClient) -> AsyncIterator[Any]:
-            return client.runs.stream(
-                thread_id,
-                request.assistant_id,
-                input=request.input,
-                command=command,
-                context=request.context or None,
-                config=config,
-                checkpoint_id=request.checkpoint_id or None,
-                stream_mode=stream_modes,
-                stream_subgraphs=request.subgraphs,
-                stream_resumable=request.resumable,
-                multitask_strategy=request.multitask_strategy,
-                on_disconnect="continue",  # leaving the stream must not cancel the run
-            )
-
-        return self._events(f"run {request.assistant_id} on thread {thread_id}", parts)
+        options: dict[str, Any] = {
+            "input": request.input,
+            "command": cast("Command | None", request.command or None),
+            "context": request.context or None,
+            "config": {"configurable": request.configurable} if request.configurable else None,
+            "checkpoint_id": request.checkpoint_id or None,
+            "stream_mode": cast("list[StreamMode]", request.stream_modes),
+            "stream_subgraphs": request.subgraphs,
+            "stream_resumable": request.resumable,
+            "multitask_strategy": request.multitask_strategy,
+            "on_disconnect": "continue",  # leaving the stream must not cancel the run
+        }
+        for name in self.refused_run_options & options.keys():
+            options[name] = None
+        return options
 
     async def join_stream(
         self, thread_id: str, run_id: str | None = None, last_event_id: str | None = None
@@ -413,6 +438,10 @@ class LangGraphBackend(ServerObjects, Connection):
             f"get the schemas of {assistant_id}", lambda c: c.assistants.get_schemas(uuid_), retry=True
         )
         return schemas if isinstance(schemas, dict) else {}
+
+
+def _run_stream(thread_id: str, assistant_id: str, options: dict[str, Any], client: LangGraphClient) -> Any:
+    return client.runs.stream(thread_id, assistant_id, **options)
 
 
 def _supersteps(supersteps: Any) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ import os
 import ssl
 import uuid
 from collections import Counter
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar, cast
 
 import httpx
@@ -41,7 +41,7 @@ from ..base import (
     Unauthorized,
     Unreachable,
 )
-from ..http import Uncancelled, error_type, once_more_if_broken, one_line
+from ..http import Uncancelled, error_type, once_more_if_broken, one_line, refusal_words, refused_options
 from ..session_auth import SessionAuth, asks_to_log_in
 from .streaming import StreamPosition, run_event_from_part
 
@@ -94,12 +94,8 @@ def _body(err: httpx.HTTPStatusError) -> Any:
 
 
 def _detail(err: httpx.HTTPStatusError) -> str:
-    """The server's own words about a failed request (its `detail`), on one short line."""
-    body = _body(err)
-    text = body if isinstance(body, str) else ""
-    if isinstance(body, dict):
-        text = next((body[k] for k in ("detail", "message", "error") if isinstance(body.get(k), str)), "")
-    return one_line(text)
+    """The server's own words about a failed request, on one short line."""
+    return one_line(refusal_words(_body(err)))
 
 
 class Connection:
@@ -119,7 +115,7 @@ class Connection:
         self._session = SessionAuth(self.url, credentials) if credentials else None
         self._client = self._new_client()
         self._retired: list[LangGraphClient] = []  # replaced after a failure, see _renew_client
-        self._streaming: Counter[LangGraphClient] = Counter()  # open streams per client
+        self._in_use: Counter[LangGraphClient] = Counter()  # requests and streams under way, per client
         self._positions: dict[str, StreamPosition] = {}  # runs whose stream was cut: where
         self._uncancelled = Uncancelled()
 
@@ -145,14 +141,16 @@ class Connection:
 
     def _renew_client(self) -> None:
         """Fresh connections for what follows: after a 5xx the server may have dropped the
-        pooled connection. The old client is closed once no stream reads from it."""
+        pooled connection. The old client is closed once no request or stream uses it (one
+        closed under a request waiting for its turn would fail it with "the client has been
+        closed", hiding the server's own answer)."""
         self._retired.append(self._client)
         self._client = self._new_client()
 
     async def _close_retired(self) -> None:
         keep = []
         for client in self._retired:
-            if self._streaming[client]:
+            if self._in_use[client]:
                 keep.append(client)
             else:
                 with contextlib.suppress(Exception):
@@ -184,7 +182,12 @@ class Connection:
             if kind is ServerError:
                 self._renew_client()
                 return ServerError(f"Could not {doing}: the server failed ({detail})", status=status)
-            return kind(message, status=status)
+            error = kind(message, status=status)
+            body = _body(err)
+            if isinstance(body, dict) and isinstance(body.get("detail"), list):  # fields named by `loc`
+                error.hint = "The server refused a field of the request: its words are above."
+            error.refused_options = refused_options(body)
+            return error
         if isinstance(err, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
             return Invalid(f"Could not {doing}: {self.url!r} is not a usable http(s) URL ({err})")
         if isinstance(err, (httpx.ConnectError, httpx.ConnectTimeout)):
@@ -211,15 +214,28 @@ class Connection:
         """
 
         async def attempt() -> T:
-            try:
-                return await self._uncancelled.run(request(self._client))
-            except Exception as err:  # noqa: BLE001 - every failure becomes a typed error
-                error = self._error(err, doing)
-                if self._retired:
-                    await self._close_retired()
-                raise error from err
+            with self._using(self._client) as client:
+                try:
+                    return await self._uncancelled.run(request(client))
+                except Exception as err:  # noqa: BLE001 - every failure becomes a typed error
+                    raise self._error(err, doing) from err
 
-        return await once_more_if_broken(attempt, retry=retry)
+        try:
+            return await once_more_if_broken(attempt, retry=retry)
+        finally:
+            if self._retired:
+                await self._close_retired()
+
+    @contextlib.contextmanager
+    def _using(self, client: LangGraphClient) -> Iterator[LangGraphClient]:
+        """`client`, kept open (see _renew_client) while the block runs."""
+        self._in_use[client] += 1
+        try:
+            yield client
+        finally:
+            self._in_use[client] -= 1
+            if not self._in_use[client]:
+                del self._in_use[client]
 
     async def _events(
         self,
@@ -231,38 +247,34 @@ class Connection:
         """RunEvents from an SDK stream of parts, ending with one "end" event; parts read
         before (`position`: where a resumed stream was left) are dropped. Where a stream
         that did not end was left is kept, per run, for join_stream."""
-        client = self._client
-        self._streaming[client] += 1
         position = position or StreamPosition()
         ended = False
-        try:
-            # The SDK types its streams as AsyncIterator; they are async generators (aclose).
-            async with contextlib.aclosing(cast("AsyncGenerator[Any, None]", parts(client))) as stream:
-                async for part in stream:
-                    if not position.admit(part.id):
-                        continue
-                    result = run_event_from_part(part.event, part.data, part.id)
-                    for event in result if isinstance(result, list) else (result,):
-                        if event.kind == "metadata" and event.run_id:
-                            run_id = event.run_id
-                        elif event.kind == "end":
-                            continue  # ours comes last
-                        if not event.run_id:
-                            event.run_id = run_id
-                        yield event
-            ended = True
-        except BackendError:
-            raise
-        except Exception as err:  # noqa: BLE001
-            raise self._error(err, doing) from err
-        finally:
-            self._streaming[client] -= 1
-            if not self._streaming[client]:
-                del self._streaming[client]
-            if run_id and not ended and position.event_id:
-                self._positions[run_id] = position
-            elif run_id:
-                self._positions.pop(run_id, None)
+        with self._using(self._client) as client:
+            try:
+                # The SDK types its streams as AsyncIterator; they are async generators (aclose).
+                async with contextlib.aclosing(cast("AsyncGenerator[Any, None]", parts(client))) as stream:
+                    async for part in stream:
+                        if not position.admit(part.id):
+                            continue
+                        result = run_event_from_part(part.event, part.data, part.id)
+                        for event in result if isinstance(result, list) else (result,):
+                            if event.kind == "metadata" and event.run_id:
+                                run_id = event.run_id
+                            elif event.kind == "end":
+                                continue  # ours comes last
+                            if not event.run_id:
+                                event.run_id = run_id
+                            yield event
+                ended = True
+            except BackendError:
+                raise
+            except Exception as err:  # noqa: BLE001
+                raise self._error(err, doing) from err
+            finally:
+                if run_id and not ended and position.event_id:
+                    self._positions[run_id] = position
+                elif run_id:
+                    self._positions.pop(run_id, None)
         yield RunEvent(kind="end", event="end", run_id=run_id)
 
     async def _get_json(self, doing: str, url: str) -> dict[str, Any]:
