@@ -118,8 +118,16 @@ def new_message_types(checkpoint: ThreadState, parent: ThreadState | None) -> li
     return [kind for ident, kind in map(_key, mine) if ident and ident not in known]
 
 
+def _knows_messages(checkpoint: ThreadState) -> bool:
+    return isinstance(checkpoint.values.get("messages"), list) or bool(checkpoint.messages)
+
+
 def starts_human_turn(checkpoint: ThreadState, parent: ThreadState | None) -> bool:
-    """True when the messages `checkpoint` adds to `parent` include a human one."""
+    """True when the messages `checkpoint` adds to `parent` include a human one. Where the
+    server keeps no messages in past checkpoints (DeerFlow's Gateway), a turn starts where a
+    run's input was applied: the parent was about to run `__start__`."""
+    if parent is not None and not (_knows_messages(checkpoint) and _knows_messages(parent)):
+        return parent.next == ["__start__"]
     return "human" in new_message_types(checkpoint, parent)
 
 

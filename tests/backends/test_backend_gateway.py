@@ -16,7 +16,9 @@ from threadbench.backends.base import Conflict, Invalid, NotFound
 from threadbench.backends.deerflow.gateway import GatewayBackend
 from threadbench.backends.detect import detect_backend_kind, make_backend, normalize_kind
 from threadbench.backends.langgraph import LangGraphBackend
-from threadbench.models import RunEvent, RunRequest, ThreadQuery
+from support.long_threads import full_history, turns_and_updates
+from threadbench.models import RunEvent, RunRequest, ThreadQuery, ThreadState
+from threadbench.timeline import TimelineModel
 
 pytestmark = pytest.mark.server
 
@@ -127,6 +129,29 @@ async def test_state_update_and_history_with_messages_only_at_the_newest(backend
     assert [s.checkpoint_id for s in older][:2] == [written[1], written[0]]
     with pytest.raises(Invalid, match="past checkpoint"):
         await backend.get_state(thread.thread_id, checkpoint_id=written[0])
+
+
+async def test_history_pages_from_the_head_to_the_first_checkpoint(backend: GatewayBackend, server_url: str) -> None:
+    """The real Gateway answers `before` with that checkpoint alone: paging by the last id of
+    a page stopped after the first page (5 of 121 listed). Every checkpoint is reached, once,
+    in order, and the human turns are found without the past messages the Gateway drops."""
+    turns = ["one", "two", "three", "four"]
+    thread_id = await turns_and_updates(server_url, "be_chat", turns, 36, {"suite": uuid.uuid4().hex})
+    expected = [entry["checkpoint_id"] for entry in await full_history(server_url, thread_id)]
+    assert len(expected) > 100  # past the Gateway's largest page
+
+    walked: list[ThreadState] = []
+    page = await backend.get_history(thread_id, limit=5)
+    while page:
+        walked += page
+        if len(page) < 30 and len(walked) > 5:
+            break
+        page = await backend.get_history(thread_id, limit=30, before=walked[-1].checkpoint_id)
+    assert [state.checkpoint_id for state in walked] == expected
+
+    model = TimelineModel()
+    model.append(walked)
+    assert len([row for row in model.rows if model.human_turn(row.index)]) == len(turns)
 
 
 # --- runs --------------------------------------------------------------------------------------

@@ -142,14 +142,16 @@ class GatewayStandIn:
         """The request's path below the mount (/api or /api/langgraph)."""
         return request.url.path[len(request.scope.get("root_path", "")) :]
 
-    async def _send(self, request: Request, body: Any = None, path: str | None = None) -> httpx.Response:
+    async def _send(
+        self, request: Request, body: Any = None, path: str | None = None, method: str | None = None
+    ) -> httpx.Response:
         headers = {k: v for k, v in request.headers.items() if k.lower() in ("accept", "last-event-id", "content-type")}
         upstream = self.client.build_request(
-            request.method,
+            method or request.method,
             path or self._path(request),
             params=request.query_params.multi_items(),
             headers=headers,
-            **({"json": body} if body is not None else {"content": await request.body()}),
+            **({"json": body} if body is not None else {"content": b"" if method else await request.body()}),
         )
         return await self.client.send(upstream, stream=True)
 
@@ -163,8 +165,10 @@ class GatewayStandIn:
         await response.aclose()
         return Response(response.content, response.status_code, headers=headers)
 
-    async def _json(self, request: Request, body: Any = None, path: str | None = None) -> tuple[int, Any]:
-        response = await self._send(request, body, path)
+    async def _json(
+        self, request: Request, body: Any = None, path: str | None = None, method: str | None = None
+    ) -> tuple[int, Any]:
+        response = await self._send(request, body, path, method)
         await response.aread()
         await response.aclose()
         return response.status_code, response.json() if response.content else None
@@ -201,18 +205,23 @@ class GatewayStandIn:
         return JSONResponse(_state(state) if status == 200 else state, status)
 
     async def history(self, request: Request) -> Response:
+        """As the real Gateway: `before` is read as the checkpoint to start from, and
+        answered with that checkpoint alone (its checkpointer's list filters on it)."""
         body = await request.json()
         before, limit = body.get("before"), body.get("limit", 10)
         if before is not None and not isinstance(before, str):
             return _error(422, "before: Input should be a valid string")
         if not isinstance(limit, int) or limit > HISTORY_LIMIT:
             return _error(422, f"limit: Input should be less than or equal to {HISTORY_LIMIT}")
-        upstream = {"limit": limit, **({"before": {"configurable": {"checkpoint_id": before}}} if before else {})}
-        status, entries = await self._json(request, upstream)
-        if status != 200:
-            return JSONResponse(entries, status)
-        shaped = [_history_entry(entry, newest=index == 0 and not before) for index, entry in enumerate(entries)]
-        return JSONResponse(shaped)
+        if before:
+            path = self._path(request).removesuffix("/history") + f"/state/{before}"
+            status, state = await self._json(request, path=path, method="GET")
+            entries = [state] if status == 200 else []
+        else:
+            status, entries = await self._json(request, {"limit": limit})
+            if status != 200:
+                return JSONResponse(entries, status)
+        return JSONResponse([_history_entry(entry, newest=index == 0) for index, entry in enumerate(entries)])
 
     # --- runs ------------------------------------------------------------------------------------
 
@@ -278,14 +287,17 @@ def _state(state: dict) -> dict:
 
 
 def _history_entry(entry: dict, newest: bool) -> dict:
-    values = entry.get("values")
-    if isinstance(values, dict) and not newest:
-        values = {key: value for key, value in values.items() if key != "messages"}
+    """A history entry as the Gateway shapes it: of the values only the title and thread_data
+    (and the messages, in the first entry of an answer), the metadata without source, writes
+    and parents."""
+    values = entry.get("values") if isinstance(entry.get("values"), dict) else {}
+    kept = ("title", "thread_data", "messages") if newest else ("title", "thread_data")
+    metadata = entry.get("metadata") or {}
     return {
         "checkpoint_id": (entry.get("checkpoint") or {}).get("checkpoint_id"),
         "parent_checkpoint_id": (entry.get("parent_checkpoint") or {}).get("checkpoint_id"),
-        "metadata": entry.get("metadata"),
-        "values": values,
+        "metadata": {k: v for k, v in metadata.items() if k not in ("source", "writes", "parents")},
+        "values": {key: values[key] for key in kept if values.get(key)},
         "created_at": entry.get("created_at"),
         "next": entry.get("next"),
     }

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, ai_texts, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
+from support.driving import TERMINAL, ai_texts, make_app, notices, open_tagged, screen_text, tag, wait_for, wait_ready
+from support.long_threads import full_history, turns_and_updates
+from threadbench.models import ThreadState
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
@@ -96,4 +98,39 @@ async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_orig
         await pilot.press("F")
         await wait_for(pilot, lambda: any("cannot fork" in text for text, _ in notes), what="no fork")
         assert screen.sidebar.sort[:2] == ("updated_at", "desc")
+    assert not [text for text, severity in notes if severity == "error"], notes
+
+
+async def test_the_timeline_walks_a_long_gateway_thread_to_its_first_turn(gateway_origin, server_url):
+    """121 checkpoints and 4 human turns: `{` reaches each turn, back to the first (the real
+    Gateway answered `before` with the cursor alone: 5 checkpoints were listed, and `{` found
+    no earlier turn on a thread of 4)."""
+    metadata = tag()
+    thread_id = await turns_and_updates(server_url, "be_chat", ["one", "two", "three", "four"], 36, metadata)
+    history = await full_history(server_url, thread_id)
+    parents = {entry["checkpoint_id"]: entry for entry in history}
+    turns = [
+        entry["checkpoint_id"]
+        for entry in history
+        if (parents.get(entry["parent_checkpoint_id"] or "") or {}).get("next") == ["__start__"]
+    ]
+    assert len(turns) == 4 and len(history) > 100
+    app, notes = gateway_app(gateway_origin + "/api")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        timeline = app.screen.query_one(Inspector).timeline
+        await wait_for(pilot, lambda: timeline.checkpoints, what="the history")
+        app.screen.thread_list.focus()
+        for turn in turns:
+            await pilot.press("left_curly_bracket")
+            await wait_for(
+                pilot, lambda turn=turn: (timeline.selected or ThreadState()).checkpoint_id == turn, what="the turn"
+            )
+        await pilot.press("left_curly_bracket")
+        await wait_for(pilot, lambda: any("No earlier human turn" in n for n in notices(app)), what="the notice")
+        await pilot.press("left_square_bracket")  # the first checkpoint, the input before the first turn
+        first = history[-1]["checkpoint_id"]
+        await wait_for(pilot, lambda: (timeline.selected or ThreadState()).checkpoint_id == first, what="the start")
+        assert [state.checkpoint_id for state in timeline.checkpoints] == [entry["checkpoint_id"] for entry in history]
     assert not [text for text, severity in notes if severity == "error"], notes

@@ -11,7 +11,9 @@ is handled here:
   a thread is fetched with GET /threads/{id}, ids one by one, and no other sort is asked;
 - threads.create with an id in use answers 200 with that thread: the id is looked up first;
   supersteps are ignored: refused;
-- get_history wants `before` as a string, and a limit of at most 100;
+- get_history wants `before` as a string, and a limit of at most 100; it answers `before`
+  with that checkpoint alone: older pages are walked from the head's page, then parent by
+  parent (each such answer carries that checkpoint's messages);
 - runs.stream refuses `stream_resumable: true`, the stream modes messages and events and
   multitask_strategy enqueue (422): they are never sent; a second run on a busy thread gets
   409, said plainly;
@@ -74,6 +76,7 @@ class GatewayBackend(LangGraphBackend):
         super().__init__(*args, **kwargs)
         self.capabilities = CAPABILITIES.model_copy()
         self._extract = False  # the Gateway ignores extract and select: rows carry {"title"}
+        self._before_answers_itself = False  # get_history(before=X) answers [X] (seen at f1f4af99)
 
     async def check(self) -> dict[str, Any]:
         health = await self._get_json(f"reach {NAME} at {self.url}", f"{origin_of(self.url)}/health")
@@ -144,7 +147,34 @@ class GatewayBackend(LangGraphBackend):
         return await super().get_state(thread_id)
 
     async def get_history(self, thread_id: str, *, limit: int = 20, before: str | None = None) -> list[ThreadState]:
-        return await super().get_history(thread_id, limit=min(limit, HISTORY_LIMIT), before=before)
+        """Up to `limit` checkpoints older than `before`, newest first, as on any server.
+
+        The Gateway reads `before` as where its walk starts, and its checkpointer answers
+        that checkpoint alone: checkpoints past the head's page are reached parent by parent."""
+        limit = min(limit, HISTORY_LIMIT)
+        if not before:
+            return await super().get_history(thread_id, limit=limit)
+        if not self._before_answers_itself:
+            page = await super().get_history(thread_id, limit=min(limit + 1, HISTORY_LIMIT), before=before)
+            older = [state for state in page if state.checkpoint_id != before]
+            if older or len(page) != 1:  # a Gateway that walks on from `before`
+                return older[:limit]
+            self._before_answers_itself = True
+        head = await super().get_history(thread_id, limit=HISTORY_LIMIT)
+        ids = [state.checkpoint_id for state in head]
+        older = head[ids.index(before) + 1 :][:limit] if before in ids else []
+        if len(older) == limit or (before in ids and len(head) < HISTORY_LIMIT):
+            return older
+        parent = older[-1].parent_checkpoint_id if older else await self._parent_of(thread_id, before)
+        while parent and len(older) < limit:
+            step = await super().get_history(thread_id, limit=1, before=parent)
+            older += step
+            parent = step[0].parent_checkpoint_id if step else ""
+        return older
+
+    async def _parent_of(self, thread_id: str, checkpoint_id: str) -> str:
+        found = await super().get_history(thread_id, limit=1, before=checkpoint_id)
+        return found[0].parent_checkpoint_id if found else ""
 
     @staticmethod
     def _history_cursor(checkpoint_id: str) -> Any:
