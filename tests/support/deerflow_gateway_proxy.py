@@ -230,7 +230,8 @@ class GatewayStandIn:
         modes = body.get("stream_mode") or ["values"]
         modes = [modes] if isinstance(modes, str) else modes
         if refused := [mode for mode in modes if mode in REFUSED_MODES]:
-            return _invalid("unsupported_stream_mode", "stream_mode", f"Unsupported stream mode(s): {', '.join(refused)}")
+            words = f"Unsupported stream mode(s): {', '.join(refused)}"
+            return _invalid("unsupported_stream_mode", "stream_mode", words)
         for option, refused_value in (("stream_resumable", True), ("multitask_strategy", "enqueue")):
             if body.get(option) == refused_value:
                 return _invalid("unsupported_run_option", option, f"Run option '{option}' is not supported by DeerFlow")
