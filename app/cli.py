@@ -190,7 +190,7 @@ def probe_server(settings: Settings) -> str:
     """Reach the server before the UI starts; returns the backend kind to use."""
     import asyncio
 
-    from .backends.base import BackendError, Unauthorized
+    from .backends.base import BackendError, NoLogin, Unauthorized
     from .backends.detect import detect_backend_kind
 
     assert settings.url is not None
@@ -199,11 +199,11 @@ def probe_server(settings: Settings) -> str:
             detect_backend_kind(settings.url, settings.effective_api_key(), credentials=settings.credentials())
         )
         return detected if settings.backend == "auto" else settings.backend
-    except Unauthorized as error:  # a login or a session the server wants
+    except (Unauthorized, NoLogin) as error:  # a login or a session the server wants
         raise UsageError(f"{str(error).rstrip('.')}. {error.hint}") from None
     except BackendError as error:
         raise UsageError(
-            f"Cannot reach an agent server at {settings.url}: {error}. {error.hint} "
+            f"Cannot reach an agent server at {settings.url}: {str(error).rstrip('.')}. {error.hint} "
             "Start it (for example `langgraph dev`) or run threadbench without --url to use "
             "the embedded server."
         ) from None

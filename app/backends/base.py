@@ -69,6 +69,11 @@ class LoginFailed(Unauthorized):
     """The server refused to log in: a wrong email or password, or a lock-out."""
 
 
+class NoLogin(Invalid):
+    """The server has no login route where DeerFlow serves it (DeerFlow's `langgraph dev`
+    mode: its Gateway serves the login)."""
+
+
 class LoginRequired(Unauthorized):
     """The server wants a logged-in session (DeerFlow), not an API key."""
 

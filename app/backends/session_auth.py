@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from .base import BackendError, Credentials, Invalid, LoginFailed
+from .base import BackendError, Credentials, LoginFailed, NoLogin
 from .http import one_line, refusal_words
 
 LOGIN_PATH = "/api/v1/auth/login/local"
@@ -167,9 +167,14 @@ class SessionAuth(httpx.Auth):
             )
         if status in (404, 405) or response.is_success:
             answer = "set no session cookie" if response.is_success else f"answered {status}"
-            return Invalid(
-                f"{who}: {self.origin} has no DeerFlow login (POST {LOGIN_PATH} {answer}).",
-                hint="--email logs in to DeerFlow: check the URL, or leave --email out.",
+            return NoLogin(
+                f"{who}: {self.origin} serves no login (POST {LOGIN_PATH} {answer}). DeerFlow serves "
+                "its login from its Gateway, not from its `langgraph dev` server.",
+                hint=(
+                    "Connect to the Gateway with --url http://HOST:8001/api (or its front door "
+                    "http://HOST:2026/api/langgraph) and --email; or run this server with "
+                    "DEER_FLOW_AUTH_DISABLED=1 and leave --email out."
+                ),
                 status=status,
             )
         words = one_line(refusal_words(response_body(response)), 200)

@@ -253,6 +253,25 @@ def test_email_without_a_password_or_a_terminal_is_one_paragraph_and_status_2(mo
 
 
 @pytest.mark.server
+def test_a_server_without_the_login_route_says_so_and_where_deerflow_serves_it(server_url, monkeypatch) -> None:
+    """DeerFlow's `langgraph dev` serves no /api/v1/auth route (its Gateway does): the CLI
+    said "Cannot reach an agent server … Start it" of a server that was running."""
+    monkeypatch.setenv("THREADBENCH_PASSWORD", PASSWORD)
+    result = subprocess.run(
+        [sys.executable, "-m", "threadbench", "--url", server_url, "--email", ADA.email],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    said = " ".join(result.stderr.split())
+    assert "serves no login (POST /api/v1/auth/login/local answered 404)" in said
+    assert "--url http://HOST:8001/api" in said and "DEER_FLOW_AUTH_DISABLED=1" in said
+    assert "Cannot reach" not in said and ".." not in said
+
+
+@pytest.mark.server
 def test_the_cli_asks_for_the_password_in_a_terminal_and_logs_in(deerflow_url, tmp_path, monkeypatch) -> None:
     from unit.test_cli import Terminal
 
