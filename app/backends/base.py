@@ -167,6 +167,15 @@ class ListsGraphs(Protocol):
 
 
 @runtime_checkable
+class TellsAsking(Protocol):
+    """A server whose thread rows do not say which idle threads wait on a question (DeerFlow's
+    Gateway: its rows hold only the title); it reads that from the threads' state."""
+
+    async def threads_asking(self, threads: list[ThreadSummary]) -> dict[str, bool]:
+        """thread id -> whether its agent's newest message asks the user (ask_clarification)."""
+
+
+@runtime_checkable
 class ClearsState(Protocol):
     """A server that can empty a thread's state and keep the thread (10xGraph)."""
 

@@ -134,3 +134,29 @@ async def test_the_timeline_walks_a_long_gateway_thread_to_its_first_turn(gatewa
         await wait_for(pilot, lambda: (timeline.selected or ThreadState()).checkpoint_id == first, what="the start")
         assert [state.checkpoint_id for state in timeline.checkpoints] == [entry["checkpoint_id"] for entry in history]
     assert not [text for text, severity in notes if severity == "error"], notes
+
+
+async def test_a_row_tells_a_thread_waiting_on_a_clarification_without_opening_it(gateway_origin, server_url):
+    """The Gateway's rows hold only the title, and a clarification leaves the thread idle: the
+    row read `○ idle` until the thread was opened. The state of the rows shown is read."""
+    metadata = tag()
+    async with get_client(url=server_url) as client:
+        asking = await client.threads.create(graph_id="hi_deerflow", metadata=metadata)
+        human = {"messages": [{"type": "human", "content": "deploy it"}]}
+        await client.runs.wait(asking["thread_id"], "hi_deerflow", input=human)
+        newer = await client.threads.create(graph_id="be_chat", metadata=metadata)
+    app, notes = gateway_app(gateway_origin + "/api")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        box = app.screen.query_one("#thread-search")
+        box.focus()
+        box.value = f"suite={metadata['suite']}"
+        await pilot.press("enter")
+        rows = app.screen.thread_list
+        listed = [newer["thread_id"], asking["thread_id"]]
+        await wait_for(pilot, lambda: [t.thread_id for t in rows.threads] == listed, what="the two rows")
+        rows.highlighted = 0
+        await wait_for(pilot, lambda: asking["thread_id"] in rows.waiting, what="the waiting row")
+        assert "? waiting" in str(rows.get_option(asking["thread_id"]).prompt)
+        assert app.screen.thread_id == newer["thread_id"]  # the waiting one was not opened
+    assert not [text for text, severity in notes if severity == "error"], notes

@@ -18,6 +18,8 @@ is handled here:
   multitask_strategy enqueue (422): they are never sent; a second run on a busy thread gets
   409, said plainly;
 - cancelling a run that has finished answers 409, not 404;
+- its rows hold only the title: which idle thread waits on a clarification is read from the
+  state of the rows shown (threads_asking);
 - a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it);
 - it lists and describes runs, but has no store, crons, or assistant versions and editing:
   CAPABILITIES.missing names those protocols (the class inherits their methods).
@@ -25,8 +27,10 @@ is handled here:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 from ...models import (
@@ -38,7 +42,7 @@ from ...models import (
     ThreadState,
     ThreadSummary,
 )
-from ..base import Conflict, Invalid, NotFound
+from ..base import BackendError, Conflict, Invalid, NotFound
 from ..langgraph.client import LangGraphBackend
 from ..langgraph.connection import is_uuid
 from ..langgraph.mapping import thread_from_dict
@@ -49,6 +53,9 @@ NAME = "DeerFlow's Gateway"
 STREAM_MODES = ("values", "messages-tuple", "updates", "custom")
 """The stream modes the Gateway serves."""
 HISTORY_LIMIT = 100
+ASKING_READS = 4
+"""States read at once to find the threads waiting on a question."""
+ASKING_KEPT = 2000
 CAPABILITIES = Capabilities(
     name=NAME,
     copy_thread=False,
@@ -76,6 +83,8 @@ class GatewayBackend(LangGraphBackend):
         super().__init__(*args, **kwargs)
         self.capabilities = CAPABILITIES.model_copy()
         self._extract = False  # the Gateway ignores extract and select: rows carry {"title"}
+        self._asking: dict[tuple[str, datetime | None], bool] = {}
+        """(thread id, updated_at) -> whether it waits on a question: read once per update."""
         self._before_answers_itself = False  # get_history(before=X) answers [X] (seen at f1f4af99)
 
     async def check(self) -> dict[str, Any]:
@@ -115,6 +124,28 @@ class GatewayBackend(LangGraphBackend):
 
     async def count_threads(self, query: ThreadQuery) -> int | None:
         return None
+
+    async def threads_asking(self, threads: list[ThreadSummary]) -> dict[str, bool]:
+        """Read from each thread's state (its rows hold only the title), ASKING_READS at a time,
+        once per thread and update; a thread whose state cannot be read is left out."""
+        slots = asyncio.Semaphore(ASKING_READS)
+
+        async def read(thread: ThreadSummary) -> tuple[str, bool] | None:
+            key = (thread.thread_id, thread.updated_at)
+            if key not in self._asking:
+                async with slots:
+                    try:
+                        state = await self.get_state(thread.thread_id)
+                    except BackendError:
+                        return None
+                last = state.messages[-1] if state.messages else None
+                if len(self._asking) >= ASKING_KEPT:
+                    self._asking.clear()
+                self._asking[key] = last is not None and last.type == "tool" and last.name == "ask_clarification"
+            return thread.thread_id, self._asking[key]
+
+        found = await asyncio.gather(*(read(thread) for thread in threads))
+        return dict(pair for pair in found if pair is not None)
 
     async def get_thread(self, thread_id: str) -> ThreadSummary:
         thread = await self._call(f"get thread {thread_id}", lambda c: c.threads.get(thread_id), retry=True)

@@ -22,7 +22,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from ...backends.base import BackendError, Conflict, Unauthorized
+from ...backends.base import BackendError, Conflict, TellsAsking, Unauthorized
 from ...config import Profile
 from ...models import ThreadSummary
 from ...search_index import ConversationSearch
@@ -220,6 +220,7 @@ class ThreadSidebar(Vertical):
             return
         self._total = None if flt.is_local else total
         self._show_counts(flt)
+        self.read_asking()
         open_id = self._open_thread_id
         if open_id is None and shown and self.thread_list.highlighted is None:
             self.thread_list.highlighted = 0  # shows the newest thread (its question waits for enter)
@@ -333,6 +334,7 @@ class ThreadSidebar(Vertical):
             ):
                 return  # the search, or the rows held, changed while this page was in flight
             self._show_counts(flt)
+            self.read_asking()
         except BackendError as error:
             report(self, error, "Loading more threads")
         finally:
@@ -389,6 +391,22 @@ class ThreadSidebar(Vertical):
                 self.thread_list.update_thread(thread)
                 if is_open and thread.status == "busy":
                     self.post_message(self.Busy(thread.thread_id))  # a run started elsewhere: follow it
+        self.read_asking()
+
+    @work(exclusive=True, group="asking")
+    async def read_asking(self) -> None:
+        """Mark the idle rows on screen whose agent waits on a question, where the server's
+        rows do not say (DeerFlow's Gateway): the backend reads their state once per update."""
+        backend = self.app.backend
+        if not isinstance(backend, TellsAsking):
+            return
+        idle = [thread for thread in self.thread_list.visible_threads() if thread.status == "idle"]
+        found = await backend.threads_asking(idle) if idle else {}
+        if gone(self):
+            return
+        for thread_id, asking in found.items():
+            if (thread_id in self.thread_list.waiting) != asking:
+                self.thread_list.mark_waiting(thread_id, asking)
 
     # -- thread operations -----------------------------------------------------------------------
 

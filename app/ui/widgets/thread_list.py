@@ -240,6 +240,11 @@ class ThreadList(OptionList):
         lines = self._lines if self.option_count else []
         return lines[min(int(self.scroll_y), len(lines) - 1)][0] if lines else None
 
+    def visible_threads(self) -> list[ThreadSummary]:
+        """The rows on screen (and a screen's worth below, for a row of two lines)."""
+        top = self._top_row() or 0
+        return self.threads[top : top + self.size.height]
+
     @property
     def poll_offset(self) -> int:
         """The server offset to poll statuses from: the chunk of the row at the top of the screen."""
