@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 import pytest
-from threadbench.backends.base import Backend, NotFound
+from threadbench.backends.base import Backend, NotFound, ServerError
 from threadbench.backends.http import Uncancelled
 from threadbench.backends.langgraph import LangGraphBackend
 from threadbench.backends.tenxgraph import TenXGraphBackend
@@ -116,3 +116,28 @@ async def test_requests_past_the_slots_wait_and_a_cancelled_wait_sends_nothing()
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert -1 not in started
+
+
+async def test_a_5xx_does_not_close_the_client_under_requests_waiting_their_turn(server_url) -> None:
+    """After a 5xx the client is renewed and the old one closed: closed under requests that
+    had taken it and waited for a slot, they failed with "Cannot send a request, as the
+    client has been closed" instead of the server's answer (seen at start on DeerFlow). The
+    real server answers 500 to a search by values while a thread has null values."""
+    backend = LangGraphBackend(server_url)
+    try:
+        thread = await backend.create_thread(graph_id="be_chat")
+
+        async def failing() -> None:
+            with pytest.raises(ServerError):
+                await backend._call("search by values", lambda c: c.threads.search(values={"x": 1}, limit=1))
+
+        results = await asyncio.gather(
+            *(backend.get_thread(thread.thread_id) for _ in range(Uncancelled.SLOTS + 20)),
+            failing(),
+            *(backend.get_thread(thread.thread_id) for _ in range(Uncancelled.SLOTS)),
+            return_exceptions=True,
+        )
+        failures = [result for result in results if isinstance(result, BaseException)]
+        assert not failures, failures[:3]
+    finally:
+        await backend.close()
