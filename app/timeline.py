@@ -32,6 +32,7 @@ from typing import Any
 
 from .models import ThreadState
 
+START = "__start__"
 MAX_LANES = 4
 """Columns of the lane drawing; further branches share the last column."""
 
@@ -85,8 +86,8 @@ def writers_of(checkpoint: ThreadState, parent: ThreadState | None) -> list[str]
     written = checkpoint.writers
     if written:
         return written
-    if checkpoint.source == "loop" and parent is not None:
-        return list(parent.next)
+    if parent is not None and (checkpoint.source == "loop" or (not checkpoint.source and checkpoint.next != [START])):
+        return list(parent.next)  # (no source: DeerFlow's Gateway drops it; an input checkpoint runs __start__ next)
     return []
 
 
@@ -127,7 +128,7 @@ def starts_human_turn(checkpoint: ThreadState, parent: ThreadState | None) -> bo
     server keeps no messages in past checkpoints (DeerFlow's Gateway), a turn starts where a
     run's input was applied: the parent was about to run `__start__`."""
     if parent is not None and not (_knows_messages(checkpoint) and _knows_messages(parent)):
-        return parent.next == ["__start__"]
+        return parent.next == [START]
     return "human" in new_message_types(checkpoint, parent)
 
 
@@ -257,7 +258,9 @@ class TimelineModel:
             and str(checkpoint.metadata.get("checkpoint_id") or "") == parent_id
         )
         row.fork = later_child or explicit
-        row.source = "fork" if row.fork else checkpoint.source
+        # (DeerFlow's Gateway sends no source: a checkpoint about to run __start__ holds a run's input)
+        source = checkpoint.source or ("input" if checkpoint.next == [START] else "")
+        row.source = "fork" if row.fork else source
 
     def _draw(self, row: TimelineRow) -> str:
         """git-log-style lanes: ● this checkpoint, │ another open branch, ┘ a branch joining."""

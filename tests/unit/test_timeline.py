@@ -173,3 +173,27 @@ def test_turn_index_skips_the_steps_between_turns_and_asks_for_older_pages():
     real.exhausted = True
     turns = [row.index for row in real.rows if real.human_turn(row.index)]
     assert turns and all(real.rows[i].writers == ["__start__"] for i in turns)
+
+
+def test_a_history_without_sources_or_past_messages_still_tells_nodes_inputs_and_turns():
+    """DeerFlow's Gateway drops metadata source and writes, and keeps the messages of the
+    newest checkpoint only: the demo thread's history shaped that way."""
+    states = history()
+    stripped = [
+        state.model_copy(
+            update={
+                "metadata": {k: v for k, v in state.metadata.items() if k not in ("source", "writes", "parents")},
+                "values": {k: v for k, v in state.values.items() if k != "messages" or index == 0},
+                "messages": state.messages if index == 0 else [],
+            }
+        )
+        for index, state in enumerate(states)
+    ]
+    full, bare = TimelineModel(), TimelineModel()
+    full.append(states)
+    bare.append(stripped)
+    loops = [row.index for row in full.rows if row.source == "loop"]  # (an update's writer is in its writes)
+    assert loops and [bare.rows[i].writers for i in loops] == [full.rows[i].writers for i in loops]
+    inputs = [row.index for row in full.rows if row.source == "input"]
+    assert inputs and [row.index for row in bare.rows if row.source == "input"] == inputs
+    assert [bare.human_turn(row.index) for row in bare.rows] == [full.human_turn(row.index) for row in full.rows]
