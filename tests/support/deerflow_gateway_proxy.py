@@ -45,15 +45,49 @@ HEALTH = {"service": "deer-flow-gateway", "status": "healthy"}
 REFUSED_MODES = {"messages", "events"}
 HISTORY_LIMIT = 100
 THREAD = "/threads/{thread_id}"
+THREAD_KEYS = ("thread_id", "status", "created_at", "updated_at", "metadata", "values", "interrupts")
+ASSISTANT_KEYS = (
+    "assistant_id",
+    "graph_id",
+    "name",
+    "config",
+    "metadata",
+    "description",
+    "created_at",
+    "updated_at",
+    "version",
+)
+RUN_KEYS = (
+    "run_id",
+    "thread_id",
+    "assistant_id",
+    "status",
+    "metadata",
+    "kwargs",
+    "multitask_strategy",
+    "created_at",
+    "updated_at",
+)
+RUN_COUNTS = (
+    "total_input_tokens",
+    "total_output_tokens",
+    "total_tokens",
+    "llm_call_count",
+    "lead_agent_tokens",
+    "subagent_tokens",
+    "middleware_tokens",
+    "message_count",
+)
 
 
 def _error(status: int, detail: str = "") -> JSONResponse:
     return JSONResponse({"detail": detail or {404: "Not Found", 405: "Method Not Allowed"}.get(status, "")}, status)
 
 
-def _invalid(kind: str, option: str, words: str) -> JSONResponse:
-    """A 422 as the real Gateway answers a run option it refuses (FastAPI's validation error)."""
-    return JSONResponse({"detail": [{"type": kind, "loc": ["body", option], "msg": words}]}, 422)
+def _invalid(kind: str, field: str, words: str, given: Any, ctx: dict | None = None) -> JSONResponse:
+    """A 422 as the real Gateway answers a field it refuses (FastAPI's validation error)."""
+    problem = {"type": kind, "loc": ["body", field], "msg": words, "input": given}
+    return JSONResponse({"detail": [{**problem, "ctx": ctx} if ctx else problem]}, 422)
 
 
 async def not_found(request: Request) -> Response:
@@ -122,6 +156,8 @@ class GatewayStandIn:
             Route(THREAD + "/runs/wait", self.run, methods=["POST"]),
             Route(THREAD + "/runs/{run_id}/cancel", self.cancel, methods=["POST"]),
             Route(THREAD + "/runs/{run_id}/join", self.join_as_sse, methods=["GET"]),
+            Route(THREAD + "/runs", self.list_runs, methods=["GET"]),
+            Route("/assistants/search", self.search_assistants, methods=["POST"]),
             Route("/assistants/count", not_allowed, methods=["POST"]),
             Route("/assistants/{assistant_id}/subgraphs", not_found, methods=["GET"]),
             Route("/assistants/{assistant_id}/graph", lambda r: JSONResponse({"nodes": [], "edges": []})),
@@ -156,11 +192,12 @@ class GatewayStandIn:
         return await self.client.send(upstream, stream=True)
 
     @staticmethod
-    async def _relay(response: httpx.Response) -> Response:
-        """The upstream answer as it is (streamed, for a stream)."""
+    async def _relay(response: httpx.Response, end: bool = False) -> Response:
+        """The upstream answer as it is (streamed, for a stream; a run's stream ends with the
+        Gateway's own `end` event when `end`)."""
         headers = {k: v for k, v in response.headers.items() if k.lower() in ("content-type", "location")}
         if response.headers.get("content-type", "").startswith("text/event-stream") and response.is_success:
-            return StreamingResponse(_chunks(response), response.status_code, headers=headers)
+            return StreamingResponse(_chunks(response, end), response.status_code, headers=headers)
         await response.aread()
         await response.aclose()
         return Response(response.content, response.status_code, headers=headers)
@@ -196,7 +233,7 @@ class GatewayStandIn:
 
     async def get_thread(self, request: Request) -> Response:
         status, thread = await self._json(request)
-        return JSONResponse(_thread(thread) if status == 200 else thread, status)
+        return JSONResponse(_thread(thread, values=True) if status == 200 else thread, status)
 
     # --- state and history ---------------------------------------------------------------------
 
@@ -210,9 +247,10 @@ class GatewayStandIn:
         body = await request.json()
         before, limit = body.get("before"), body.get("limit", 10)
         if before is not None and not isinstance(before, str):
-            return _error(422, "before: Input should be a valid string")
+            return _invalid("string_type", "before", "Input should be a valid string", before)
         if not isinstance(limit, int) or limit > HISTORY_LIMIT:
-            return _error(422, f"limit: Input should be less than or equal to {HISTORY_LIMIT}")
+            words = f"Input should be less than or equal to {HISTORY_LIMIT}"
+            return _invalid("less_than_equal", "limit", words, limit, {"le": HISTORY_LIMIT})
         if before:
             path = self._path(request).removesuffix("/history") + f"/state/{before}"
             status, state = await self._json(request, path=path, method="GET")
@@ -229,48 +267,82 @@ class GatewayStandIn:
         body = await request.json()
         modes = body.get("stream_mode") or ["values"]
         modes = [modes] if isinstance(modes, str) else modes
-        if refused := [mode for mode in modes if mode in REFUSED_MODES]:
-            words = f"Unsupported stream mode(s): {', '.join(refused)}"
-            return _invalid("unsupported_stream_mode", "stream_mode", words)
+        if refused := ", ".join(mode for mode in modes if mode in REFUSED_MODES):
+            words = f"Unsupported stream mode(s): {refused}"
+            return _invalid(
+                "unsupported_stream_mode", "stream_mode", words, body.get("stream_mode"), {"modes": refused}
+            )
         for option, refused_value in (("stream_resumable", True), ("multitask_strategy", "enqueue")):
             if body.get(option) == refused_value:
-                return _invalid("unsupported_run_option", option, f"Run option '{option}' is not supported by DeerFlow")
+                words = f"Run option '{option}' is not supported by DeerFlow"
+                return _invalid("unsupported_run_option", option, words, refused_value, {"option": option})
         body["multitask_strategy"] = body.get("multitask_strategy") or "reject"
         body["stream_resumable"] = True  # upstream: the Gateway's streams carry SSE ids
         for message in (body.get("input") or {}).get("messages") or []:
             kind = message.get("type", message.get("role")) if isinstance(message, dict) else None
             if kind in ("human", "user") and message.get("id"):
                 message["id"] = f"{message['id']}__user"
-        return await self._relay(await self._send(request, body))
+        return await self._relay(await self._send(request, body), end=True)
 
     async def cancel(self, request: Request) -> Response:
         response = await self._send(request)
-        if response.status_code == 404:  # a run that has finished: the Gateway says 409
+        if response.status_code == 404:  # a run that has finished: the Gateway says 409, and why
             await response.aclose()
-            return _error(409, "Run is not active")
+            path = self._path(request).removesuffix("/cancel")
+            status, run = await self._json(request, path=path, method="GET")
+            if status == 200:
+                run_id = request.path_params["run_id"]
+                return _error(409, f"Run {run_id} is not cancellable (status: {run.get('status')})")
+            return _error(404)
         return await self._relay(response)
+
+    async def list_runs(self, request: Request) -> Response:
+        status, runs = await self._json(request)
+        return JSONResponse([_run(run) for run in runs] if status == 200 else runs, status)
+
+    async def search_assistants(self, request: Request) -> Response:
+        status, found = await self._json(request)
+        return JSONResponse([_keep(a, ASSISTANT_KEYS) for a in found] if status == 200 else found, status)
 
     async def join_as_sse(self, request: Request) -> Response:
         """runs.join: the Gateway answers with the run's event stream (the SDK wants JSON)."""
         path = self._path(request).removesuffix("/join") + "/stream"
-        return await self._relay(await self._send(request, path=path))
+        return await self._relay(await self._send(request, path=path), end=True)
 
 
-async def _chunks(response: httpx.Response) -> AsyncIterator[bytes]:
+async def _chunks(response: httpx.Response, end: bool = False) -> AsyncIterator[bytes]:
     try:
         async for chunk in response.aiter_raw():
             yield chunk
+        if end:
+            yield b"event: end\ndata: null\n\n"
     finally:  # also when the client went away mid-stream
         await response.aclose()
 
 
-def _thread(thread: Any) -> Any:
+def _keep(found: dict, keys: tuple[str, ...]) -> dict:
+    return {key: found.get(key) for key in keys}
+
+
+def _thread(thread: Any, values: bool = False) -> Any:
+    """A thread as the Gateway shapes it: its values only the title (but in GET /threads/{id})."""
     if not isinstance(thread, dict):
         return thread
-    values = thread.get("values")
-    title = values.get("title") if isinstance(values, dict) else None
+    kept = thread.get("values") if isinstance(thread.get("values"), dict) else {}
+    title = kept.get("title")
     status = "running" if thread.get("status") == "busy" else thread.get("status")
-    return {**thread, "values": {"title": title} if title is not None else {}, "status": status}
+    shown = kept if values else {"title": title} if title is not None else {}
+    return {
+        **_keep(thread, THREAD_KEYS),
+        "values": shown,
+        "status": status,
+        "interrupts": thread.get("interrupts") or {},
+    }
+
+
+def _run(run: dict) -> dict:
+    """A run as the Gateway lists it: with its token counts (none here)."""
+    return {**_keep(run, RUN_KEYS), **dict.fromkeys(RUN_COUNTS, 0), "stop_reason": None}
 
 
 def _state(state: dict) -> dict:
