@@ -190,7 +190,7 @@ def probe_server(settings: Settings) -> str:
     """Reach the server before the UI starts; returns the backend kind to use."""
     import asyncio
 
-    from .backends.base import BackendError, NoLogin, Unauthorized
+    from .backends.base import BackendError, NoLogin, Unauthorized, Unreachable
     from .backends.detect import detect_backend_kind
 
     assert settings.url is not None
@@ -201,12 +201,14 @@ def probe_server(settings: Settings) -> str:
         return detected if settings.backend == "auto" else settings.backend
     except (Unauthorized, NoLogin) as error:  # a login or a session the server wants
         raise UsageError(f"{str(error).rstrip('.')}. {error.hint}") from None
-    except BackendError as error:
+    except Unreachable as error:
         raise UsageError(
             f"Cannot reach an agent server at {settings.url}: {str(error).rstrip('.')}. {error.hint} "
             "Start it (for example `langgraph dev`) or run threadbench without --url to use "
             "the embedded server."
         ) from None
+    except BackendError as error:  # the server answers, but not as asked: its words
+        raise UsageError(f"{str(error).rstrip('.')}. {error.hint}".strip()) from None
 
 
 def enable_textual_devtools(environ) -> None:

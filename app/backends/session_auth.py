@@ -165,8 +165,13 @@ class SessionAuth(httpx.Auth):
                 hint="Wait a few minutes, then try again with the right password.",
                 status=status,
             )
-        if status in (404, 405) or response.is_success:
+        body = response_body(response)
+        # (a server whose auth guards every route, DeerFlow's `langgraph dev`, refuses the login
+        # itself for want of a session: "CSRF token missing")
+        if status in (404, 405) or response.is_success or asks_to_log_in(status, body):
             answer = "set no session cookie" if response.is_success else f"answered {status}"
+            if words := one_line(refusal_words(body), 200) if not response.is_success else "":
+                answer += f": {words.rstrip('.')}"
             return NoLogin(
                 f"{who}: {self.origin} serves no login (POST {LOGIN_PATH} {answer}). DeerFlow serves "
                 "its login from its Gateway, not from its `langgraph dev` server.",
@@ -177,5 +182,5 @@ class SessionAuth(httpx.Auth):
                 ),
                 status=status,
             )
-        words = one_line(refusal_words(response_body(response)), 200)
+        words = one_line(refusal_words(body), 200)
         return BackendError(f"{who}: HTTP {status} {words}".rstrip(), status=status)

@@ -22,10 +22,10 @@ import pytest
 from support.driving import FIXED_NOW, TERMINAL, notices, wait_for, wait_ready
 from textual.widgets import Input
 from threadbench.__main__ import UsageError, ask_password, build_parser, probe_server, settings_from_args
-from threadbench.backends.base import Credentials, LoginFailed, LoginRequired
+from threadbench.backends.base import Credentials, LoginFailed, LoginRequired, NoLogin
 from threadbench.backends.detect import detect_backend_kind
 from threadbench.backends.langgraph import LangGraphBackend
-from threadbench.backends.session_auth import asks_to_log_in, origin_of
+from threadbench.backends.session_auth import SessionAuth, asks_to_log_in, origin_of
 from threadbench.config import Settings
 from threadbench.models import RunRequest, ThreadQuery
 from threadbench.ui.app import ThreadbenchApp
@@ -266,9 +266,19 @@ def test_a_server_without_the_login_route_says_so_and_where_deerflow_serves_it(s
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     said = " ".join(result.stderr.split())
-    assert "serves no login (POST /api/v1/auth/login/local answered 404)" in said
+    assert "serves no login (POST /api/v1/auth/login/local answered 404: Not Found)" in said
     assert "--url http://HOST:8001/api" in said and "DEER_FLOW_AUTH_DISABLED=1" in said
     assert "Cannot reach" not in said and ".." not in said
+
+
+def test_a_login_refused_for_want_of_a_session_means_the_server_serves_no_login() -> None:
+    """DeerFlow's `langgraph dev` with auth on guards every route, the login's too: it answers
+    the login with 403 "CSRF token missing" (seen at f1f4af99), which said "Cannot reach"."""
+    auth = SessionAuth("http://127.0.0.1:2024", ADA)
+    refusal = httpx.Response(403, json={"detail": "CSRF token missing. Include X-CSRF-Token header."})
+    error = auth._login_error(refusal)
+    assert isinstance(error, NoLogin)
+    assert "serves no login (POST /api/v1/auth/login/local answered 403: CSRF token missing" in str(error)
 
 
 @pytest.mark.server
