@@ -6,6 +6,12 @@ DeerFlow's rules: an OAuth2 form login setting the cookies access_token and csrf
 the cookie on every request, X-CSRF-Token on POST/PUT/PATCH/DELETE (checked first), a
 refusal for a wrong password, a lock-out after 5 failures, each user seeing only their own
 threads. brief@example.com's sessions expire after 1.5 s.
+
+It stands for the session rules of DeerFlow's Gateway, which serves the login and the
+LangGraph-compatible API from one origin (its wrong-password answer is checked against the
+real Gateway's, recorded, in test_gateway_recorded). DeerFlow's own `langgraph dev` serves no
+login route: with auth on, the real one refuses the login for want of a CSRF token, and
+answers 500 to a session (f1f4af99).
 """
 
 from __future__ import annotations
