@@ -51,6 +51,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     module does not import them: the app names them (`help_owners()`: group title -> class)."""
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
+    from ..widgets.decision_picker import DecisionPicker
     from ..widgets.fold import Fold
     from ..widgets.state_tree import StateTree, TextViewScreen
     from ..widgets.thread_list import ThreadList
@@ -65,7 +66,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from .edit_state import EditStateScreen
     from .export import ExportScreen
     from .fanout import FanOutScreen
-    from .human_input import DecisionPicker, HumanInputScreen
+    from .human_input import HumanInputScreen
     from .inbox import InboxScreen
     from .message_log import MessageLogScreen
     from .new_thread import NewThreadScreen
