@@ -190,7 +190,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         if self.mode == "review":
             allowed = {d for action in pending.actions for d in action.allowed} or {"approve"}
             keys = "/".join(key for decision, key in DECISION_KEYS.items() if decision in allowed)
-            text = f"{keys} decide (←/→) · A approve all · tab next · enter send"
+            text = f"{keys} or ←/→ decide · A approve all · enter send"
         elif self.mode == "form":
             text = "tab next field · ctrl+s send"
         elif self.mode == "answer" and pending.options:
@@ -312,11 +312,16 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
             return
         box = self.answer_box
         if box.has_focus or box.picks(event.character):
-            return  # (a digit that picks an option climbs on to the binding)
+            return  # (a digit that picks an option goes on to the 1-9 bindings)
         event.stop()
         event.prevent_default()
         box.focus()
         box.insert_text_at_cursor(event.character)
+
+    @on(AnswerBox.Picked)
+    def digit_picked(self, event: AnswerBox.Picked) -> None:
+        event.stop()
+        self.action_pick(event.number)
 
     @on(Input.Changed, "#human-input-answer")
     def answer_typed(self, event: Input.Changed) -> None:

@@ -1,7 +1,7 @@
 """AnswerBox: where the person types an answer to the agent (HumanInputScreen).
 
-While it is empty and the question has numbered options, a digit is not text: it goes on
-to the dialog, whose 1-9 keys pick an option. Up and down go to the dialog too (they move
+While it is empty and the question has numbered options, a digit is not text: it picks
+that option (AnswerBox.Picked, for the dialog). Up and down go to the dialog too (they move
 through the options), not to the scrolling body around the box.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.binding import Binding
+from textual.message import Message
 
 from .safe_input import SafeInput
 
@@ -35,6 +36,15 @@ class AnswerBox(SafeInput):
             and 1 <= int(character) <= min(9, self.options)
         )
 
+    class Picked(Message):
+        """A digit typed in the empty box: the option of that number is picked."""
+
+        def __init__(self, number: int) -> None:
+            super().__init__()
+            self.number = number
+
     def on_key(self, event: events.Key) -> None:
-        if self.picks(event.character):
-            event.prevent_default()  # not typed: it climbs to the dialog's binding
+        if event.character is not None and self.picks(event.character):
+            event.stop()
+            event.prevent_default()  # (not typed)
+            self.post_message(self.Picked(int(event.character)))
