@@ -307,14 +307,16 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
     # -- typing anywhere goes to the answer -------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        """A printable key that no widget took (the focus on a button, say) goes to the answer box."""
+        """A printable key that no widget took (the focus on a button, or not yet in the box
+        as the dialog opens) goes to the answer box, or picks an option while it is empty."""
         if self.mode not in ("answer", "generic") or not event.is_printable or event.character is None:
             return
-        box = self.answer_box
-        if box.has_focus or box.picks(event.character):
-            return  # (a digit that picks an option goes on to the 1-9 bindings)
         event.stop()
         event.prevent_default()
+        box = self.answer_box
+        if box.picks(event.character):
+            self.action_pick(int(event.character))
+            return
         box.focus()
         box.insert_text_at_cursor(event.character)
 
