@@ -133,6 +133,13 @@ class PendingInput(_Model):
         return bool(self.fields)
 
     @property
+    def key(self) -> str:
+        """What tells this request apart from any other (a draft of its answer, a question
+        new since a run began)."""
+        ident = self.interrupt_id or self.request_id or self.message_id
+        return "\x1f".join((self.thread_id, self.kind, ident, self.question, str(len(self.actions))))
+
+    @property
     def summary(self) -> str:
         """One line for lists (the inbox): the question, or what needs approval."""
         if self.question:
@@ -162,6 +169,8 @@ class HumanResponse(_Model):
 
     text: str = ""
     option_id: str = ""
+    empty_confirmed: bool = False
+    """The person confirmed an empty answer to a free-form question (else one is refused)."""
     form: dict[str, Any] | None = None
     decisions: list[Decision] = Field(default_factory=list)
     value: Any = None

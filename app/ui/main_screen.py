@@ -147,7 +147,7 @@ class MainScreen(Screen):
     def check_health(self) -> None:
         self.connection.check_health()
 
-    def open_thread(self, thread_id: str, ask: bool = True) -> None:
+    def open_thread(self, thread_id: str, ask: bool = False) -> None:
         self.conversation.open_thread(thread_id, ask)
 
     def send_message(self, text: str) -> None:
@@ -172,7 +172,7 @@ class MainScreen(Screen):
         if event.thread_id != conversation.thread_id:
             conversation.open_thread(event.thread_id, event.opened)
         elif event.opened and not conversation.run_in_progress:
-            conversation.open_thread(event.thread_id)  # enter on the open thread: its question or run, now
+            conversation.open_thread(event.thread_id, ask=True)  # enter on the open thread: its question or run, now
         if event.opened:
             self.composer.focus()
 
@@ -193,7 +193,7 @@ class MainScreen(Screen):
     @on(ThreadSidebar.Busy)
     def open_thread_busy(self, event: ThreadSidebar.Busy) -> None:
         if event.thread_id == self.thread_id:
-            self.conversation.open_thread(event.thread_id, ask=False)
+            self.conversation.open_thread(event.thread_id)
 
     @on(ThreadSidebar.Renamed)
     def renamed(self, event: ThreadSidebar.Renamed) -> None:
@@ -220,7 +220,7 @@ class MainScreen(Screen):
 
     @on(Inspector.Forked)
     def forked(self, event: Inspector.Forked) -> None:
-        self.conversation.open_thread(event.thread_id, ask=False)
+        self.conversation.open_thread(event.thread_id)
 
     @on(Inspector.ReplayRequested)
     def replay_requested(self, event: Inspector.ReplayRequested) -> None:
@@ -236,7 +236,7 @@ class MainScreen(Screen):
         if self.conversation.rejoin_cut_run():
             return
         if self.thread_id is not None and not self.run_in_progress:
-            self.conversation.open_thread(self.thread_id, ask=False)
+            self.conversation.open_thread(self.thread_id)
 
     # -- actions ---------------------------------------------------------------------------------
 
@@ -263,7 +263,7 @@ class MainScreen(Screen):
 
     def action_refresh(self) -> None:
         self.sidebar.load_threads()
-        if self.thread_id is not None:
+        if self.thread_id is not None:  # (its question stays for enter or a: a refresh asks nothing)
             self.conversation.open_thread(self.thread_id)
 
     def action_new_thread(self) -> None:

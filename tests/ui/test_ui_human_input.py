@@ -30,8 +30,9 @@ from threadbench.human_input import (
 )
 from threadbench.models import RunRequest, ThreadSummary
 from threadbench.styles import STYLES
-from threadbench.ui.screens.human_input import DecisionPicker, HumanInputScreen
+from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.inbox import InboxScreen
+from threadbench.ui.widgets.decision_picker import DecisionPicker
 
 CLARIFY = {
     "question": "Which kind of answer would help you most?",
@@ -98,6 +99,26 @@ def test_snapshot_clarification_with_options(snap_compare):
     assert snap_compare(app, terminal_size=TERMINAL, run_before=wait_for_modal)
 
 
+def test_snapshot_enter_with_nothing_chosen(snap_compare):
+    async def enter(pilot):
+        await wait_for(pilot, lambda: modal_ready(pilot.app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: str(pilot.app.screen.query_one("#human-input-error").visual).strip())
+
+    app = Host(lambda: HumanInputScreen(pending_from_value(CLARIFY), thread_title="Incident review"))
+    assert snap_compare(app, terminal_size=TERMINAL, run_before=enter)
+
+
+def test_snapshot_hitl_review_sent_with_an_action_undecided(snap_compare):
+    async def approve_one(pilot):
+        await wait_for(pilot, lambda: modal_ready(pilot.app))
+        await pilot.press("a", "enter")
+        await wait_for(pilot, lambda: str(pilot.app.screen.query_one("#human-input-error").visual).strip())
+
+    app = Host(lambda: HumanInputScreen(pending_from_value(HITL), thread_title="Cleanup"))
+    assert snap_compare(app, terminal_size=TERMINAL, run_before=approve_one)
+
+
 def test_snapshot_hitl_review(snap_compare):
     pending = pending_from_value(HITL)
     app = Host(lambda: HumanInputScreen(pending, thread_title="Cleanup"))
@@ -109,7 +130,7 @@ def test_snapshot_hitl_edit_with_invalid_json(snap_compare):
 
     async def edit_badly(pilot):
         await wait_for(pilot, lambda: modal_ready(pilot.app))
-        await pilot.press("tab")  # to the second action's decision
+        await pilot.press("a", "tab")  # approve the first; to the second action's decision
         await pilot.press("e")
         editor = pilot.app.screen.query_one("#human-input-args-1", TextArea)
         editor.load_text('{"to": "ops@example.com", "subject": ')
@@ -205,19 +226,17 @@ def test_snapshot_inbox(snap_compare):
 # -- Pilot: the modal on its own -------------------------------------------------------------------
 
 
-async def test_digits_pick_options_but_type_in_the_answer_box():
+async def test_digits_pick_options_while_the_answer_box_is_empty_else_they_are_text():
     pending = pending_from_value(CLARIFY)
     app = Host(lambda: HumanInputScreen(pending))
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: modal_ready(app), what="the modal")
-        screen = app.screen
-        answer = screen.query_one("#human-input-answer", Input)
-        answer.focus()
-        await pilot.press("2", "4", "h")
-        assert answer.value == "24h" and isinstance(app.screen, HumanInputScreen)
-        screen.query_one("#human-input-options", OptionList).focus()
-        await pilot.press("2")
-        await pilot.pause()
+        answer = app.screen.query_one("#human-input-answer", Input)
+        assert answer.has_focus and app.screen.query_one("#human-input-options", OptionList).highlighted is None
+        await pilot.press("i", "n", " ", "2", "4", "h")
+        assert answer.value == "in 24h" and isinstance(app.screen, HumanInputScreen)
+        await pilot.press(*["backspace"] * 6, "2")
+        await wait_for(pilot, lambda: app.results, what="the dismissal")
     assert app.results == [HumanResponse(option_id="option-2")]
 
 
@@ -226,7 +245,6 @@ async def test_enter_sends_the_typed_answer_and_escape_leaves_it_pending():
     app = Host(lambda: HumanInputScreen(pending))
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: modal_ready(app), what="the modal")
-        app.screen.query_one("#human-input-answer", Input).focus()
         await pilot.press(*"in a table", "enter")
         await pilot.pause()
     assert app.results == [HumanResponse(text="in a table")]
@@ -238,14 +256,17 @@ async def test_enter_sends_the_typed_answer_and_escape_leaves_it_pending():
     assert app.results == [None]
 
 
-async def test_empty_answer_without_options_is_refused_locally():
+async def test_an_empty_answer_without_options_is_sent_only_on_a_second_enter():
     app = Host(lambda: HumanInputScreen(pending_from_value({"question": "Your name?"})))
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: modal_ready(app), what="the modal")
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, HumanInputScreen)
-        assert "Type an answer" in str(app.screen.query_one("#human-input-error", Static).visual)
+        assert isinstance(app.screen, HumanInputScreen) and app.results == []
+        assert "press enter again to send it empty" in str(app.screen.query_one("#human-input-error", Static).visual)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.results, what="the dismissal")
+    assert app.results == [HumanResponse(text="", empty_confirmed=True)]
 
 
 async def test_hitl_edit_with_invalid_json_is_refused_locally():
@@ -296,7 +317,6 @@ async def test_a_refused_answer_keeps_the_modal_open_with_the_reason():
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: modal_ready(app), what="the modal")
         answer = app.screen.query_one("#human-input-answer", Input)
-        answer.focus()
         await pilot.press(*"my words", "enter")
         await wait_for(pilot, lambda: calls and not app.screen.sending, what="the refusal")
         assert isinstance(app.screen, HumanInputScreen)
@@ -312,8 +332,8 @@ async def test_enter_on_a_decision_sends_the_review():
     app = Host(lambda: HumanInputScreen(pending_from_value(value)))
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: modal_ready(app), what="the modal")
-        assert isinstance(app.focused, DecisionPicker)
-        await pilot.press("right", "right", "left")  # approve -> edit -> reject -> edit
+        assert isinstance(app.focused, DecisionPicker) and app.focused.value is None
+        await pilot.press("right", "right", "right", "left")  # undecided -> approve -> edit -> reject -> edit
         assert app.focused.value == "edit"
         await pilot.press("a", "enter")
         await pilot.pause()
@@ -324,9 +344,9 @@ async def test_a_review_without_actions_still_opens():
     app = Host(lambda: HumanInputScreen(pending_from_value({"action_requests": [], "review_configs": []})))
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: modal_ready(app), what="the modal")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-    assert app.results == [HumanResponse()]
+        await pilot.press("ctrl+s", "ctrl+s")  # nothing to decide: an empty answer, confirmed
+        await wait_for(pilot, lambda: app.results, what="the dismissal")
+    assert app.results == [HumanResponse(empty_confirmed=True)]
 
 
 async def test_form_required_fields_are_enforced():
@@ -442,7 +462,6 @@ async def test_a_server_refusal_keeps_the_answer_and_shows_the_reason(server_url
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: modal_ready(app), what="the modal")
         modal = app.screen
-        modal.query_one("#human-input-answer", Input).focus()
         await pilot.press(*"keep me", "enter")
         await wait_for(
             pilot, lambda: str(modal.query_one("#human-input-error", Static).visual).strip(), what="the reason"

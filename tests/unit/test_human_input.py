@@ -613,7 +613,7 @@ async def test_answer_submitter_hands_over_the_events_or_returns_the_reason():
     refused = answer_submitter(FakeBackend(refuse=Conflict("thread is busy")), "t1", accepted.append)
     reason = await refused(pending, HumanResponse(text="x"))
     assert reason.startswith("The server refused the answer: thread is busy") and "wait, or cancel" in reason
-    assert await refused(pending, HumanResponse(text=" ")) == "Type an answer or pick an option (1-9)."
+    assert await refused(pending, HumanResponse(text=" ")) == "Nothing sent: pick an option (1-3) or type your answer."
     assert len(accepted) == 1
 
 

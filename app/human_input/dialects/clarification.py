@@ -151,7 +151,10 @@ def answer_value(pending: PendingInput, response: HumanResponse) -> tuple[Any, s
         return record, text, None
     text = response.text.strip()
     if not text:
-        raise AnswerError("Type an answer" + (" or pick an option (1-9)." if pending.options else "."))
+        if pending.options:
+            raise AnswerError(f"Nothing sent: pick an option (1-{min(9, len(pending.options))}) or type your answer.")
+        if not response.empty_confirmed:
+            raise AnswerError("Type an answer (or confirm an empty one).")
     return text, text, None
 
 

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from ...backends.base import BackendError, ClearsState, KeepsMessageLog, NotFound
 from ...backends.langgraph.mapping import graphs_in_refusal
-from ...human_input import PendingInput, answer_submitter, detect_pending
+from ...human_input import HumanResponse, PendingInput, answer_submitter, build_answer, detect_pending
 from ...models import ChatMessage, ThreadState, ThreadSummary
 from ...run_options import fields_from_schema
 from ...run_target import server_graphs, thread_graph
@@ -62,6 +62,8 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.thread_id: str | None = None
         self.thread_state: ThreadState | None = None
         self.drafts: dict[str, str] = {}
+        self.answer_drafts: dict[str, dict] = {}
+        """What was typed in answers left for later (escape), by question (PendingInput.key)."""
         self.opens = 0
         """Counts thread opens, so a status poll that began before an open drops its stale row."""
 
@@ -110,7 +112,9 @@ class Conversation(ConversationRuns, ObjectScreens):
                 self.drafts.pop(self.thread_id, None)
 
     @work(exclusive=True, group="open")
-    async def open_thread(self, thread_id: str, ask: bool = True) -> None:
+    async def open_thread(self, thread_id: str, ask: bool = False) -> None:
+        """Show the thread; `ask`: the person pressed enter on it, so its question opens too
+        (a refresh, a reconnect or any other reopening only says that it waits)."""
         backend = self.app.backend
         if backend is None:
             return
@@ -353,17 +357,28 @@ class Conversation(ConversationRuns, ObjectScreens):
         if backend is None or thread_id != self.thread_id or not pending:
             return
         summary = self._rows.thread(thread_id)
-        submit = answer_submitter(
+        said = ""
+        send = answer_submitter(
             backend,
             thread_id,
-            lambda events: self.stream_answer(events, thread_id),
+            lambda events: self.stream_answer(events, thread_id, said),
             assistant_id=thread_graph(summary) or app.assistant_of(summary, thread_id),
             context=app.run_options.context(),
         )
+
+        async def submit(asked: PendingInput, response: HumanResponse) -> str | None:
+            nonlocal said
+            answer = build_answer(asked, response)  # (checked by the dialog already)
+            # An answer to an interrupt is kept in no message the chat shows: it is said there.
+            said = answer.text if answer.mode == "resume" else ""
+            return await send(asked, response)
+
         title = summary.display_title if summary else thread_id
         position = (1, len(pending)) if len(pending) > 1 else None
         answer = await app.push_screen_wait(
-            HumanInputScreen(pending[0], submit=submit, thread_title=title, position=position)
+            HumanInputScreen(
+                pending[0], submit=submit, thread_title=title, position=position, drafts=self.answer_drafts
+            )
         )
         if answer is None:
             self._rows.mark_waiting(thread_id, True)
@@ -393,10 +408,11 @@ class Conversation(ConversationRuns, ObjectScreens):
                 assistant_of=lambda thread: thread_graph(thread) or app.assistant_of(thread),
                 context=app.run_options.context(),
                 on_answered=self._answered_elsewhere,
+                drafts=self.answer_drafts,
             )
         )
         if thread_id:
-            self.open_thread(thread_id)
+            self.open_thread(thread_id)  # (o: to look at it; enter or a answers)
 
     # -- cancelling --------------------------------------------------------------------------------
 
@@ -425,7 +441,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             return
         self.notify(f"Run cancelled ({action}).", timeout=3)
         if action == "rollback" and thread_id == self.thread_id:
-            self.open_thread(thread_id, ask=False)
+            self.open_thread(thread_id)
 
     # -- run options -------------------------------------------------------------------------------
 
@@ -512,7 +528,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             report(self, error, "Clearing the state")
             return
         self.notify("State cleared.", timeout=2)
-        self.open_thread(thread_id, ask=False)
+        self.open_thread(thread_id)
 
     @dialog_worker
     async def message_log(self, thread_id: str) -> None:
@@ -520,4 +536,4 @@ class Conversation(ConversationRuns, ObjectScreens):
         if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(
             MessageLogScreen(backend, thread_id)
         ):
-            self.open_thread(thread_id, ask=False)
+            self.open_thread(thread_id)

@@ -23,7 +23,7 @@ from ...run_target import refused_assistant
 from ...streaming import pump
 from ...thread_ops import final_state, state_detail
 from ..report import gone, report
-from ..text import clean
+from ..text import clean, one_line, plain
 
 if TYPE_CHECKING:
     from ...human_input import PendingInput
@@ -123,14 +123,14 @@ class ConversationRuns(Vertical):
         backend = self.app.live_backend
         await self.chat.add_notice(Content.styled("reconnected: following the run again", "dim italic"))
         await self.stream_into_chat(
-            backend.join_stream(thread_id, run_id, last_event_id or None), thread_id, "Rejoining the run"
+            backend.join_stream(thread_id, run_id, last_event_id or None), thread_id, "Rejoining the run", asks=False
         )
 
     @work(exclusive=True, group="run")
     async def join_run(self, thread_id: str) -> None:
         backend = self.app.live_backend
         await self.chat.add_notice(Content.styled("joined the run in progress", "dim italic"))
-        await self.stream_into_chat(backend.join_stream(thread_id), thread_id, "Joining the run")
+        await self.stream_into_chat(backend.join_stream(thread_id), thread_id, "Joining the run", asks=False)
 
     @work(exclusive=True, group="run")
     async def replay_from(self, thread_id: str, checkpoint: ThreadState) -> None:
@@ -168,12 +168,24 @@ class ConversationRuns(Vertical):
         await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Running again")
 
     @work(exclusive=True, group="run")
-    async def stream_answer(self, events, thread_id: str) -> None:
+    async def stream_answer(self, events, thread_id: str, said: str = "") -> None:
+        """The run an answer started; `said`, the answer in words, shows in the chat first
+        (under the question), when no message of the thread holds it."""
         self._rows.mark_waiting(thread_id, False)
+        if said and thread_id == self.thread_id:
+            await self.chat.add_notice(
+                Content.assemble(("You answered: ", "bold $accent"), plain(one_line(said, 300))), "chat-notice -answer"
+            )
         await self.stream_into_chat(events, thread_id, "Answering")
 
-    async def stream_into_chat(self, events, thread_id: str, doing: str, echo: ChatMessage | None = None) -> bool:
+    async def stream_into_chat(
+        self, events, thread_id: str, doing: str, echo: ChatMessage | None = None, *, asks: bool = True
+    ) -> bool:
         """Show a run's events in the chat; False if the server refused the run.
+
+        `asks`: the person started this run here, so a question it ends with opens at once
+        (only a new one: a run that failed, or left the question that was waiting before it
+        as it was, opens nothing). A run joined or rejoined (a reconnect) opens nothing.
 
         `echo` (the human message being sent) shows at once; if the server refuses the run
         it is taken back out and its text returns to the composer.
@@ -183,10 +195,12 @@ class ConversationRuns(Vertical):
         frames for 70-120 ms once the chat held a long conversation (bench/soak.py).
         """
         with self.app.collector.busy():
-            return await self._stream_into_chat(events, thread_id, doing, echo)
+            return await self._stream_into_chat(events, thread_id, doing, echo, asks)
 
-    async def _stream_into_chat(self, events, thread_id: str, doing: str, echo: ChatMessage | None) -> bool:
+    async def _stream_into_chat(self, events, thread_id: str, doing: str, echo: ChatMessage | None, asks: bool) -> bool:
         chat, status, inspector = self.chat, self.run_status, self._inspector
+        held = self.thread_state
+        waiting_before = {p.key for p in detect_pending(held)} if held and held.thread_id == thread_id else set()
         status.begin()
         inspector.run_began()
         accepted = echo is None
@@ -249,19 +263,27 @@ class ConversationRuns(Vertical):
             )
         status.end(outcome, detail)
         self.run_id = None
-        self.refresh_thread_row(thread_id, final)
+        asked = None if outcome == "waiting" else frozenset(waiting_before)  # (an interrupt now: new)
+        self.refresh_thread_row(thread_id, final, ask=asks and outcome in ("idle", "waiting"), asked_before=asked)
         if thread_id == self.thread_id:
             self._inspector.load_history(thread_id)
         return True
 
     def _answered_elsewhere(self, thread_id: str) -> None:
         """A question answered from the inbox: the row and the open thread catch up, without asking."""
-        self.refresh_thread_row(thread_id, ask=False)
+        self.refresh_thread_row(thread_id)
 
     @work(group="row", exit_on_error=False)
-    async def refresh_thread_row(self, thread_id: str, state: ThreadState | None = None, ask: bool = True) -> None:
-        """After a run: the row's status and title, the header and the inspector; and if
-        the agent now waits for a person, ask them."""
+    async def refresh_thread_row(
+        self,
+        thread_id: str,
+        state: ThreadState | None = None,
+        ask: bool = False,
+        asked_before: frozenset[str] | None = None,
+    ) -> None:
+        """After a run: the row's status and title, the header and the inspector; with
+        `ask`, a question the agent now asks opens (unless its key is in `asked_before`:
+        it was waiting before the run)."""
         backend = self.app.backend
         if backend is None:
             return
@@ -277,6 +299,7 @@ class ConversationRuns(Vertical):
             self.thread_state = state
             self.show_header(state, thread)
             self._inspector.show_state(state)
-            if ask and pending:
+            if ask and pending:  # (after a failed run its error stays in the status)
                 self.run_status.end("waiting", state_detail(state, pending))
+            if ask and pending and (asked_before is None or any(p.key not in asked_before for p in pending)):
                 self.ask_human(thread_id, pending)

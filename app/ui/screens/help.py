@@ -49,8 +49,10 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
 
     The main screen and the region widgets sit above the screens (they push them), so this
     module does not import them: the app names them (`help_owners()`: group title -> class)."""
+    from ..widgets.answer_box import AnswerBox
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
+    from ..widgets.decision_picker import DecisionPicker
     from ..widgets.fold import Fold
     from ..widgets.state_tree import StateTree, TextViewScreen
     from ..widgets.thread_list import ThreadList
@@ -65,7 +67,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from .edit_state import EditStateScreen
     from .export import ExportScreen
     from .fanout import FanOutScreen
-    from .human_input import DecisionPicker, HumanInputScreen
+    from .human_input import HumanInputScreen
     from .inbox import InboxScreen
     from .message_log import MessageLogScreen
     from .new_thread import NewThreadScreen
@@ -91,6 +93,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Value view", TextViewScreen, False),
         ("Answer the agent", HumanInputScreen, False),
         ("Answer: tool decision", DecisionPicker, False),
+        ("Answer: your own words", AnswerBox, False),
         ("Inbox", InboxScreen, False),
         ("Which graph", PickGraphScreen, False),
         ("Send to a server", ChooseScreen, False),

@@ -1,23 +1,30 @@
 """HumanInputScreen: answer what an agent asks (a question, a form, tool calls to review).
 
-One modal for every PendingInput kind (threadbench.human_input):
+One modal for every PendingInput kind (threadbench.human_input). What it sends is only ever
+what the person gave: nothing is chosen for them.
 
-- a question with numbered options (#human-input-options: keys 1-9 pick one and send it
-  at once) and a free-text answer (#human-input-answer; digits typed there stay text);
+- a question: a box for the answer in words (#human-input-answer, AnswerBox), which takes
+  every printable key typed anywhere in the dialog, and the numbered options
+  (#human-input-options), none chosen at first: while the box is empty keys 1-9 pick one
+  and send it at once, up/down (or a click) choose one. Enter sends the typed words when
+  there are any, else the option chosen; with neither it sends nothing and says so. A
+  question without options asks before sending an empty answer (enter again);
 - DeerFlow's form: one widget per field (#human-input-field-<n>), required ones enforced;
-- tool calls to review: one row per action with a decision picker
-  (#human-input-decision-<n>: left/right or a/e/r/p/i for approve/edit/reject/respond/
-  ignore), the arguments as JSON when editing (#human-input-args-<n>) and a message for
-  reject/respond (#human-input-message-<n>);
+- tool calls to review: one row per action with a decision picker, undecided at first
+  (#human-input-decision-<n>: a/e/r/p/i or left/right; A approves every action), the
+  arguments as JSON when editing (#human-input-args-<n>) and a message for reject/respond
+  (#human-input-message-<n>). Enter sends once every action has a decision, else goes to
+  the first one without;
 - any other interrupt: its value as JSON and a free-text answer (JSON or text).
 
 Enter (or ctrl+s, or #human-input-submit) sends; escape dismisses with None and leaves the
-question pending. The screen never talks to the server itself: what was answered is
-checked locally (invalid JSON, a missing required field: the reason shows and nothing is
-sent), then handed to the `submit` callback, an async function (pending, response) ->
-None when the server accepted the answer, or the reason it refused. On None the screen
-dismisses with the HumanResponse; on a reason it stays open showing it, with the answer
-as typed. Without a callback the screen dismisses with the response straight away.
+question pending, keeping what was typed as its draft (in `drafts`, by PendingInput.key)
+for the next time it opens. The screen never talks to the server itself: what was
+answered is checked locally (invalid JSON, a missing required field: the reason shows and
+nothing is sent), then handed to the `submit` callback, an async function (pending,
+response) -> None when the server accepted the answer, or the reason it refused. On None
+the screen dismisses with the HumanResponse; on a reason it stays open showing it, with the
+answer as typed. Without a callback the screen dismisses with the response straight away.
 """
 
 from __future__ import annotations
@@ -30,19 +37,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.message import Message
-from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, SelectionList, Static, TextArea
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
 
 from ...human_input import (
-    DECISION_LABELS,
     AnswerError,
     Decision,
-    DecisionType,
     FormField,
     HumanResponse,
     PendingInput,
@@ -55,8 +57,9 @@ from ...json_text import editable_json
 from ...styles import STYLES
 from ..key_order import after_typed_keys
 from ..text import clean, one_line, plain, pretty_json
-
-DECISION_KEYS = {"approve": "a", "edit": "e", "reject": "r", "respond": "p", "ignore": "i"}
+from ..widgets.answer_box import AnswerBox
+from ..widgets.decision_picker import DECISION_KEYS, DecisionPicker
+from .answer_draft import draft_of, restore_draft
 
 KIND_STYLES = {
     "risk_confirmation": "bold $error",
@@ -82,76 +85,6 @@ def args_text(args: Any) -> str:
     return clean(line) if len(line) <= 80 else pretty_json(args)
 
 
-class DecisionPicker(Widget, can_focus=True):
-    """A one-line choice between the decisions allowed for one tool call."""
-
-    DEFAULT_CSS = """
-    DecisionPicker { height: 1; width: auto; }
-    """
-    BINDINGS = [
-        Binding("left", "move(-1)", "Previous", show=False),
-        Binding("right", "move(1)", "Next", show=False),
-    ]
-
-    value: reactive[DecisionType] = reactive("approve")
-
-    class Changed(Message):
-        def __init__(self, picker: DecisionPicker, value: DecisionType) -> None:
-            super().__init__()
-            self.picker = picker
-            self.value = value
-
-        @property
-        def control(self) -> DecisionPicker:
-            return self.picker
-
-    def __init__(self, allowed: list[DecisionType], *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.allowed: list[DecisionType] = list(allowed) or ["approve"]
-        self.set_reactive(DecisionPicker.value, "approve" if "approve" in self.allowed else self.allowed[0])
-
-    def render(self) -> Content:
-        parts: list[Content] = []
-        for decision in self.allowed:
-            label = f" {DECISION_LABELS[decision]} ({DECISION_KEYS[decision]}) "
-            if decision == self.value:
-                style = "bold reverse $accent" if self.has_focus else "bold reverse"
-            else:
-                style = "dim"
-            parts.append(Content.styled(label, style))
-        return Content(" ").join(parts)
-
-    def watch_value(self, value: DecisionType) -> None:
-        self.post_message(self.Changed(self, value))
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
-    def action_move(self, step: int) -> None:
-        index = self.allowed.index(self.value) if self.value in self.allowed else 0
-        self.value = self.allowed[(index + step) % len(self.allowed)]
-
-    def on_key(self, event: events.Key) -> None:
-        for decision, key in DECISION_KEYS.items():
-            if event.character == key and decision in self.allowed:
-                event.stop()
-                event.prevent_default()
-                self.value = decision
-                return
-
-    def on_click(self, event: events.Click) -> None:
-        x = 0
-        for decision in self.allowed:
-            width = len(f" {DECISION_LABELS[decision]} ({DECISION_KEYS[decision]}) ") + 1
-            if event.x < x + width:
-                self.value = decision
-                return
-            x += width
-
-
 class HumanInputScreen(ModalScreen[HumanResponse | None]):
     """Ask the person; dismisses with the accepted HumanResponse, or None (escape: later)."""
 
@@ -162,6 +95,9 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         Binding("escape", "later", "Later", id="human_input.later"),
         Binding("ctrl+s", "submit", "Send", priority=True, id="human_input.send"),
         Binding("enter", "submit", "Send", show=False, id="human_input.enter"),
+        Binding("A", "approve_all", "Approve all", show=False, id="human_input.approve_all"),
+        Binding("down", "move_option(1)", "Next option", show=False),
+        Binding("up", "move_option(-1)", "Previous option", show=False),
         *(Binding(str(n), f"pick({n})", f"Option {n}", show=False) for n in range(1, 10)),
     ]
 
@@ -172,6 +108,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         submit: SubmitCallback | None = None,
         thread_title: str = "",
         position: tuple[int, int] | None = None,
+        drafts: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(classes="modal")
         self.pending = pending
@@ -179,7 +116,11 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         self.thread_title = thread_title
         self.position = position
         """(n, of): shown as "1 of 2" when a thread waits for several answers."""
+        self.drafts = drafts if drafts is not None else {}
+        """What was typed in answers left for later, by PendingInput.key (shared by the caller)."""
         self.sending = False
+        self.empty_asked = False
+        """Enter was pressed on an empty answer to a free-form question: the next enter sends it."""
         self.mode = (
             "review"
             if pending.is_review
@@ -208,13 +149,17 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                 elif self.mode == "generic":
                     if not isinstance(pending.raw, str):
                         yield Static(plain(pretty_json(pending.raw)), id="human-input-value")
-                    yield Input(placeholder='JSON (like {"ok": true} or 42) or plain text', id="human-input-answer")
+                    yield AnswerBox(placeholder='JSON (like {"ok": true} or 42) or plain text', id="human-input-answer")
                 elif self.mode == "form":
                     yield from self._compose_form(pending.fields)
                 else:
                     if pending.options:
-                        yield OptionList(*self._options(), id="human-input-options")
-                    yield Input(
+                        options = OptionList(*self._options(), id="human-input-options")
+                        options.can_focus = False  # the focus stays in the answer box: up/down move here
+                        options.highlighted = None  # (OptionList highlights its first option itself)
+                        yield options
+                    yield AnswerBox(
+                        options=len(pending.options),
                         placeholder="…or type your own answer" if pending.options else "Your answer",
                         id="human-input-answer",
                     )
@@ -243,14 +188,21 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
     def _hint(self) -> Content:
         pending = self.pending
         if self.mode == "review":
-            text = "←/→ decide · tab next · ctrl+s send"
+            allowed = {d for action in pending.actions for d in action.allowed} or {"approve"}
+            keys = "/".join(key for decision, key in DECISION_KEYS.items() if decision in allowed)
+            text = f"{keys} or ←/→ decide · A approve all · enter send"
         elif self.mode == "form":
             text = "tab next field · ctrl+s send"
         elif self.mode == "answer" and pending.options:
-            text = f"1-{min(9, len(pending.options))} pick · enter send"
+            text = f"1-{self.option_keys} pick · ↑/↓ choose · or type · enter send"
         else:
             text = "enter send"
         return Content.styled(text, "dim")
+
+    @property
+    def option_keys(self) -> int:
+        """The options a digit picks (1 to this)."""
+        return min(9, len(self.pending.options))
 
     def _options(self) -> list[ListOption]:
         options = []
@@ -332,17 +284,66 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                 yield Input(id=f"human-input-message-{index}", classes="human-input-message -hidden")
 
     def on_mount(self) -> None:
+        draft = self.drafts.get(self.pending.key)
+        if draft:
+            restore_draft(self, draft)
         if self.mode == "review":
             first = self.query(DecisionPicker).first() if self.query(DecisionPicker) else None
             (first or self.query_one("#human-input-submit", Button)).focus()
         elif self.mode == "form":
             self.query(".human-input-field").first().focus()
-        elif self.pending.options:
-            options = self.query_one("#human-input-options", OptionList)
-            options.highlighted = 0
-            options.focus()
         else:
-            self.query_one("#human-input-answer", Input).focus()
+            self.answer_box.focus()
+
+    @property
+    def answer_box(self) -> AnswerBox:
+        return self.query_one("#human-input-answer", AnswerBox)
+
+    @property
+    def option_list(self) -> OptionList | None:
+        found = self.query("#human-input-options")
+        return found.first(OptionList) if found else None
+
+    # -- typing anywhere goes to the answer -------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that no widget took (the focus on a button, or not yet in the box
+        as the dialog opens) goes to the answer box, or picks an option while it is empty."""
+        if self.mode not in ("answer", "generic") or not event.is_printable or event.character is None:
+            return
+        event.stop()
+        event.prevent_default()
+        box = self.answer_box
+        if box.picks(event.character):
+            self.action_pick(int(event.character))
+            return
+        box.focus()
+        box.insert_text_at_cursor(event.character)
+
+    @on(AnswerBox.Picked)
+    def digit_picked(self, event: AnswerBox.Picked) -> None:
+        event.stop()
+        self.action_pick(event.number)
+
+    @on(Input.Changed, "#human-input-answer")
+    def answer_typed(self, event: Input.Changed) -> None:
+        self.empty_asked = False
+        options = self.option_list
+        if event.value and options is not None and options.highlighted is not None:
+            options.highlighted = None  # the answer is the words now
+        self.show_error("")
+
+    def action_move_option(self, step: int) -> None:
+        options = self.option_list
+        if options is None or self.mode != "answer":
+            return
+        if step > 0:
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
+        if self.answer_box.value.strip() and options.highlighted is not None:
+            number = options.highlighted + 1
+            self.show_error(f"Enter sends your words: clear them to send option {number}, or press {number}.")
 
     # -- review rows ----------------------------------------------------------------------------
 
@@ -362,6 +363,19 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         )
         self.show_error("")
 
+    def action_approve_all(self) -> None:
+        if self.mode != "review":
+            return
+        for picker in self.query(DecisionPicker):
+            picker.decide("approve")
+
+    def undecided(self) -> list[int]:
+        return [
+            index
+            for index in range(len(self.pending.actions))
+            if self.query_one(f"#human-input-decision-{index}", DecisionPicker).value is None
+        ]
+
     # -- answering ------------------------------------------------------------------------------
 
     def collect(self) -> HumanResponse:
@@ -370,7 +384,7 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         if self.mode == "review":
             decisions = []
             for index, action in enumerate(pending.actions):
-                kind = self.query_one(f"#human-input-decision-{index}", DecisionPicker).value
+                kind = self.query_one(f"#human-input-decision-{index}", DecisionPicker).value or "approve"
                 message = self.query_one(f"#human-input-message-{index}", Input).value
                 args = None
                 if kind == "edit":
@@ -380,15 +394,17 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
                 )
             return HumanResponse(decisions=decisions)
         if self.mode == "form":
-            return HumanResponse(form=self._form_values())
-        text = self.query_one("#human-input-answer", Input).value
-        if not text.strip() and self.mode == "answer" and pending.options:
-            highlighted = self.query_one("#human-input-options", OptionList).highlighted
-            if highlighted is not None:
-                return option_response(pending, highlighted + 1)
+            return HumanResponse(form=self.form_values())
+        text = self.answer_box.value
+        if not text.strip() and self.mode == "answer":
+            options = self.option_list
+            if options is not None and options.highlighted is not None:
+                return option_response(pending, options.highlighted + 1)
+            if not pending.options and self.empty_asked:
+                return HumanResponse(text=text, empty_confirmed=True)
         return HumanResponse(text=text)
 
-    def _form_values(self) -> dict[str, Any]:
+    def form_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for index, field in enumerate(self.pending.fields):
             widget = self.query_one(f"#human-input-field-{index}")
@@ -409,6 +425,14 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
 
     @after_typed_keys
     def action_submit(self) -> None:
+        if self.mode == "review" and (undecided := self.undecided()):
+            self._ask_for_decision(undecided)
+            return
+        if self.mode == "answer" and not self.pending.options and not self.answer_box.value.strip():
+            if not self.empty_asked:
+                self.empty_asked = True
+                self.show_error("The answer is empty: press enter again to send it empty, or type your answer.")
+                return
         try:
             response = self.collect()
         except AnswerError as error:
@@ -416,16 +440,30 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
             return
         self.send(response)
 
+    def _ask_for_decision(self, undecided: list[int]) -> None:
+        index = undecided[0]
+        picker = self.query_one(f"#human-input-decision-{index}", DecisionPicker)
+        picker.focus()
+        picker.scroll_visible()
+        action = self.pending.actions[index]
+        keys = " · ".join(f"{DECISION_KEYS[d]} {d}" for d in picker.allowed)
+        count = len(self.pending.actions)
+        which = f"{clean(action.name)} ({index + 1} of {count})" if count > 1 else clean(action.name)
+        others = f"; {len(undecided)} without a decision" if len(undecided) > 1 else ""
+        self.show_error(f"Nothing sent: decide {which} first ({keys} · A approve all){others}.")
+
     def action_pick(self, number: int) -> None:
         pending = self.pending
-        if self.mode != "answer" or not pending.options:
+        if self.mode != "answer" or not pending.options or self.answer_box.value:
             return
         try:
             response = option_response(pending, number)
         except AnswerError as error:
             self.show_error(str(error))
             return
-        self.query_one("#human-input-options", OptionList).highlighted = number - 1
+        options = self.option_list
+        if options is not None:
+            options.highlighted = number - 1
         self.send(response)
 
     @on(OptionList.OptionSelected, "#human-input-options")
@@ -449,8 +487,14 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         self.action_later()
 
     def action_later(self) -> None:
-        if not self.sending:
-            self.dismiss(None)
+        if self.sending:
+            return
+        draft = draft_of(self)
+        if draft:
+            self.drafts[self.pending.key] = draft
+        else:
+            self.drafts.pop(self.pending.key, None)
+        self.dismiss(None)
 
     def send(self, response: HumanResponse) -> None:
         """Check the answer locally, then hand it to the submit callback (or dismiss with it)."""
@@ -463,9 +507,13 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
             return
         self.show_error("")
         if self.submit_callback is None:
-            self.dismiss(response)
+            self._sent(response)
             return
         self._send(response)
+
+    def _sent(self, response: HumanResponse) -> None:
+        self.drafts.pop(self.pending.key, None)
+        self.dismiss(response)
 
     @work(exclusive=True, group="human-input-send")
     async def _send(self, response: HumanResponse) -> None:
@@ -485,4 +533,4 @@ class HumanInputScreen(ModalScreen[HumanResponse | None]):
         if refusal:
             self.show_error(refusal)
             return
-        self.dismiss(response)
+        self._sent(response)

@@ -65,6 +65,7 @@ class InboxScreen(ModalScreen[str | None]):
         context: dict[str, Any] | None = None,
         gather: Callable[[], Awaitable[list[InboxItem]]] | None = None,
         on_answered: Callable[[str], None] | None = None,
+        drafts: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(classes="modal")
         self.backend = backend
@@ -74,6 +75,8 @@ class InboxScreen(ModalScreen[str | None]):
         self.gather = gather or (lambda: gather_inbox(backend))
         self.on_answered = on_answered
         """Called with a thread id once its answer was accepted (refresh its row, say)."""
+        self.drafts = drafts if drafts is not None else {}
+        """What was typed in answers left for later, shared with the conversation's dialog."""
         self.items: list[InboxItem] = []
         self.loaded = False
 
@@ -171,6 +174,7 @@ class InboxScreen(ModalScreen[str | None]):
             submit=self._submitter(item),
             thread_title=item.thread.display_title,
             position=(1, len(item.pending)) if len(item.pending) > 1 else None,
+            drafts=self.drafts,
         )
         self.app.push_screen(screen, callback=self._back_to_list)
 

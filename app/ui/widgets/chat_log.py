@@ -30,7 +30,7 @@ from ...models import ChatMessage, RunEvent, ToolCall, ToolCallChunk
 from ..text import plain
 from ..uninterrupted import Removals, after_removals
 from .markdown_blocks import estimate_rows, following
-from .message_views import AIMessageView, MessageView, drawn_reply, view_for
+from .message_views import AIMessageView, MessageView, answer_given, drawn_reply, view_for
 
 T = TypeVar("T")
 
@@ -66,7 +66,7 @@ def _estimated_rows(message: ChatMessage, width: int) -> int:
     tool's result, reasoning) is one line: an agent's thread is mostly folds, and a window
     guessed from their text did not fill the view (so could not be scrolled up). A hidden
     message takes no line until the reader shows the hidden ones."""
-    if message.hidden:
+    if message.hidden and answer_given(message) is None:
         return 0
     folds = (message.type == "tool") + len(message.tool_calls) + bool(message.reasoning)
     shows_text = message.type != "tool" and bool(message.text.strip())

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ...human_input import response_of
 from ...models import ChatMessage, ToolCall
 from ..text import clean, one_line, plain, pretty_json
 from .fold import Fold
@@ -115,6 +116,24 @@ class TextMessageView(MessageView):
 
 class HumanMessageView(TextMessageView):
     pass
+
+
+def answer_given(message: ChatMessage) -> str | None:
+    """The answer a person gave to the agent's question, when `message` carries one
+    (DeerFlow's hidden human message with human_input_response), else None."""
+    response = response_of(message)
+    if response is None:
+        return None
+    value = response.get("value")
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+class AnswerMessageView(TextMessageView):
+    """The person's answer under the question it answers, as DeerFlow's UI shows it on the
+    question's card: one line, shown although the message is hidden from the UI."""
+
+    def body(self, text: str) -> Content:
+        return Content.assemble(("You answered: ", "bold $accent"), plain(answer_given(self.message) or ""))
 
 
 class SystemMessageView(TextMessageView):
@@ -309,6 +328,8 @@ def view_for(message: ChatMessage) -> MessageView:
         "tool": ToolResultView,
         "system": SystemMessageView,
     }
+    if answer_given(message) is not None:
+        return AnswerMessageView(message, classes="message -answer")
     view = (drawn_reply(message) if message.type == "ai" else None) or views.get(message.type, OtherMessageView)(
         message, classes=f"message -{message.type}"
     )
