@@ -97,3 +97,51 @@ async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_orig
         await wait_for(pilot, lambda: any("cannot fork" in text for text, _ in notes), what="no fork")
         assert screen.sidebar.sort[:2] == ("updated_at", "desc")
     assert not [text for text, severity in notes if severity == "error"], notes
+
+
+def hint_line(app) -> str:
+    return str(app.screen.query_one(".objects-hint").visual)
+
+
+async def test_the_gateway_searches_its_assistants_and_lists_only_keys_that_act(gateway_origin):
+    """The Gateway answers the assistant search (not versions or edits): A lists and searches
+    them; its hint line and keys leave out what cannot act, and S and C, which the Gateway
+    lacks, list only esc."""
+    from threadbench.ui.screens.assistants import AssistantsScreen
+    from threadbench.ui.screens.crons import CronsScreen
+    from threadbench.ui.screens.store import StoreScreen
+
+    url = gateway_origin + "/api"
+    metadata, thread_id = await seeded_thread(url, "be_chat", "one")
+    app, notes = gateway_app(url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        app.screen.thread_list.focus()
+        await pilot.press("A")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the assistants")
+        screen = app.screen
+        table = screen.query_one("#assistants-table")
+        await wait_for(pilot, lambda: table.row_count > 1, what="the Gateway's assistants")
+        text = screen_text(app)
+        assert "cannot search" not in text
+        assert "DeerFlow's Gateway cannot version, create, edit or delete assistants." in text
+        assert hint_line(app) == "/ search · u use for runs · esc close"
+        await pilot.press("slash", *"graph:be_chat", "enter")
+        await wait_for(
+            pilot,
+            lambda: table.row_count and {str(table.get_row_at(i)[1]) for i in range(table.row_count)} == {"be_chat"},
+            what="the search by graph",
+        )
+        await pilot.press("n", "e", "d", "v")  # not bound here: no form, no question
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, AssistantsScreen))
+        for key, screen_type in (("S", StoreScreen), ("C", CronsScreen)):
+            await pilot.press(key)
+            await wait_for(pilot, lambda t=screen_type: isinstance(app.screen, t), what=screen_type.__name__)
+            assert hint_line(app) == "esc close"
+            await pilot.press("escape")
+            await wait_for(pilot, lambda t=screen_type: not isinstance(app.screen, t))
+    assert not [text for text, severity in notes if severity == "error"], notes

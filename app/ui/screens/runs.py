@@ -57,6 +57,13 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         Binding("a", "again", "Run again", id="runs.again", tooltip="Run again with the same input and options"),
         Binding("r", "reload", "Reload", id="runs.reload"),
     ]
+    HINTS = (
+        ("cancel_run", "c cancel"),
+        ("join", "j join"),
+        ("again", "a run again"),
+        ("reload", "r reload"),
+        ("close", "esc close"),
+    )
 
     def __init__(self, backend: Backend, thread_id: str, title: str = "") -> None:
         super().__init__(backend)
@@ -73,9 +80,7 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
                 with VerticalScroll(classes="objects-detail", id="run-details-scroll"):
                     yield Static("", id="run-details")
             yield Static("Loading the runs…", classes="objects-status")
-            yield Static(
-                Content.styled("c cancel · j join · a run again · r reload · esc close", "dim"), classes="objects-hint"
-            )
+            yield Static(self.hint_line(), classes="objects-hint")
 
     @property
     def table(self) -> PagedTable:
