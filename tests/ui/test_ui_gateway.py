@@ -145,3 +145,56 @@ async def test_the_gateway_searches_its_assistants_and_lists_only_keys_that_act(
             await pilot.press("escape")
             await wait_for(pilot, lambda t=screen_type: not isinstance(app.screen, t))
     assert not [text for text, severity in notes if severity == "error"], notes
+
+
+@pytest.mark.parametrize("kind", ["langgraph", "gateway"])
+async def test_the_count_follows_deletes_and_creates(kind, request):
+    """ "3 of 3 threads" (the Gateway, which cannot count: "3 threads") becomes "2 of 2" after a
+    delete and "3 of 3" again after a thread is made here."""
+    import json
+
+    from threadbench.ui.main_screen import MainScreen
+
+    if kind == "gateway":
+        url = request.getfixturevalue("gateway_origin") + "/api"
+        app, notes = gateway_app(url)
+    else:
+        url = request.getfixturevalue("server_url")
+        app, notes = make_app(url), []
+    metadata = tag()
+    client = get_client(url=url)
+    for _ in range(3):
+        await client.threads.create(graph_id="be_chat", metadata=metadata)
+
+    def counted(n: int) -> str:
+        return f"{n} of {n} threads" if kind == "langgraph" else f"{n} threads"
+
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        screen = app.screen
+        box = screen.query_one("#thread-search")
+        box.focus()
+        await pilot.pause()
+        box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
+        await pilot.press("enter")
+        counts = screen.query_one("#thread-counts")
+        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 3, what="the three threads")
+        await wait_for(pilot, lambda: str(counts.visual).startswith(counted(3)), what=counted(3))
+        screen.thread_list.focus()
+        await pilot.press("x")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 2, what="the row gone")
+        await wait_for(
+            pilot, lambda: str(counts.visual).startswith(counted(2)), what=f"{counted(2)}, not {counts.visual}"
+        )
+        screen.thread_list.focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the new-thread dialog")
+        app.screen.query_one("#new-thread-metadata").text = json.dumps(metadata)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 3, what="the new row")
+        await wait_for(
+            pilot, lambda: str(counts.visual).startswith(counted(3)), what=f"{counted(3)}, not {counts.visual}"
+        )
+    assert not [text for text, severity in notes if severity == "error"], notes

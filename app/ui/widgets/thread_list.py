@@ -216,12 +216,14 @@ class ThreadList(OptionList):
         if (thread := self.thread(thread_id)) is not None:
             self.update_thread(thread)
 
-    def remove_thread(self, thread_id: str) -> None:
+    def remove_thread(self, thread_id: str) -> bool:
+        """Drop a thread's row; False when the list did not hold it."""
         for index, held in enumerate(self.threads):
             if held.thread_id == thread_id:
                 self.window.remove(index)
                 self.remove_option(thread_id)
-                return
+                return True
+        return False
 
     @property
     def highlighted_thread_id(self) -> str | None:
