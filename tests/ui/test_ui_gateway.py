@@ -198,3 +198,25 @@ async def test_the_count_follows_deletes_and_creates(kind, request):
             pilot, lambda: str(counts.visual).startswith(counted(3)), what=f"{counted(3)}, not {counts.visual}"
         )
     assert not [text for text, severity in notes if severity == "error"], notes
+
+
+async def test_the_events_tab_offers_only_the_modes_the_gateway_streams(gateway_origin):
+    from support.driving import screen_lines
+
+    url = gateway_origin + "/api"
+    metadata, thread_id = await seeded_thread(url, "be_chat", "one")
+    app, notes = gateway_app(url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        await pilot.click("#--content-tab-tab-events")
+        inspector = app.screen.query_one(Inspector)
+        await wait_for(pilot, lambda: inspector.active == "tab-events", what="the Events tab")
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        for offered in ("values", "updates", "messages", "custom"):
+            assert offered in shown
+        for refused in ("debug", "tasks"):
+            assert refused not in shown
+        assert inspector.stream_modes() == ["values", "updates", "messages-tuple", "custom"]
+    assert not [text for text, severity in notes if severity == "error"], notes

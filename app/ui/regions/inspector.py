@@ -203,6 +203,10 @@ class Inspector(InspectorHistory):
         """The stream modes the event log asks runs for."""
         return self.event_log.selected_modes()
 
+    def offer_stream_modes(self, modes: tuple[str, ...]) -> None:
+        """The stream modes the server streams: the only ones the Events tab offers."""
+        self.event_log.offer_modes(modes)
+
     def run_began(self) -> None:
         self.event_log.clear()
 
