@@ -9,6 +9,7 @@ Dismisses with a RunsChoice (join / again) for the conversation to stream, or No
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,15 @@ STATUS_STYLE = {
     "running": "cyan",
     "pending": "cyan",
 }
+
+
+def short_id(assistant_id: str) -> str:
+    """A UUID's first 8 characters; a name (the Gateway's `lead_agent`) in full."""
+    try:
+        uuid.UUID(assistant_id)
+    except ValueError:
+        return assistant_id
+    return assistant_id[:8]
 
 
 @dataclass
@@ -147,7 +157,7 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
             self.runs[run.run_id] = run
             table.add_row(
                 cell(run.status or "?", STATUS_STYLE.get(run.status, "")),
-                cell(run.graph_id or run.assistant_id[:8]),
+                cell(run.graph_id or short_id(run.assistant_id)),
                 relative_time(run.created_at, now),
                 relative_time(run.ended_at, now) if run.ended_at else "",
                 seconds_text(run.duration),
