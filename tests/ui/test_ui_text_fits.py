@@ -1,5 +1,5 @@
-"""Pilot: no sentence cut or doubled, at 160 and 120 columns: the Graph tab's notes, the run
-options line and the run status wrap; a paused thread says "paused" once; a run's assistant
+"""Pilot: no sentence cut or doubled, at 160 and 120 columns: the Graph tab's notes, the chat's
+header, the run options line and the run status wrap; a paused thread says "paused" once; a run's assistant
 named (not a UUID) shows whole in the runs table."""
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ async def test_the_gateways_notes_and_hints_are_whole(gateway_origin, width):
         await wait_for(
             pilot, lambda: region_text(app, options).endswith("(o to change)"), what=region_text(app, options)
         )
+        header = region_text(app, screen.query_one("#chat-header"))
+        assert header.endswith("· 1 messages"), header
         await pilot.click("#--content-tab-tab-graph")
         inspector = screen.query_one(Inspector)
         drawing = inspector.graph_view.query_one("#graph-drawing")
