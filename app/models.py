@@ -39,6 +39,8 @@ class Capabilities(_Model):
     """The server describes its graph (nodes and edges)."""
     past_messages: bool = True
     """Past checkpoints hold their conversation (not only the newest one)."""
+    stream_modes: tuple[str, ...] = ("values", "updates", "messages-tuple", "custom", "debug", "tasks")
+    """The stream modes a run can ask for (the Events tab offers only these)."""
     clear_state: bool = False
     delete_message: bool = False
     add_message: bool = False

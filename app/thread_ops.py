@@ -25,11 +25,11 @@ def sentence(error: BaseException, then: str = "") -> str:
 
 
 def state_detail(state: ThreadState, pending: list[PendingInput] | None = None) -> str:
-    """What the run status says about a thread at rest."""
+    """What the run status says about a thread at rest, after its state ("waiting", "paused")."""
     if pending:
-        return "the agent is waiting for your answer (enter or a to answer)"
+        return "for your answer (enter or a to answer)"
     if state.next:
-        return "paused before " + ", ".join(state.next) + ": nothing is asked (p replays, or send a message)"
+        return "before " + ", ".join(state.next) + ": nothing is asked (p replays, or send a message)"
     return ""
 
 

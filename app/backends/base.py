@@ -209,8 +209,8 @@ class ListsRuns(Protocol):
 
 
 @runtime_checkable
-class EditsAssistants(Protocol):
-    """A server whose assistants can be searched, versioned, created, edited and deleted."""
+class SearchesAssistants(Protocol):
+    """A server whose assistants can be searched by name, graph and metadata."""
 
     async def search_assistants(
         self,
@@ -221,6 +221,12 @@ class EditsAssistants(Protocol):
         limit: int = 50,
         offset: int = 0,
     ) -> list[AssistantInfo]: ...
+
+
+@runtime_checkable
+class EditsAssistants(SearchesAssistants, Protocol):
+    """A server whose assistants can also be versioned, created, edited and deleted."""
+
     async def assistant_versions(
         self, assistant_id: str, *, limit: int = 50, offset: int = 0
     ) -> list[AssistantInfo]: ...

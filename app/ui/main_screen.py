@@ -83,6 +83,7 @@ class MainScreen(Screen):
 
     def backend_ready(self) -> None:
         self.run_status.show("idle", "")
+        self.inspector.offer_stream_modes(self.app.live_backend.capabilities.stream_modes)
         self.conversation.learn_graphs()
         self.connection.start()
         self.sidebar.start()

@@ -16,6 +16,7 @@ from threadbench.backends.base import (
     Invalid,
     ListsRuns,
     NotFound,
+    SearchesAssistants,
     lacks,
 )
 from threadbench.backends.deerflow.gateway import GatewayBackend
@@ -35,7 +36,7 @@ async def backend(server_url: str) -> AsyncIterator[LangGraphBackend]:
 
 def test_the_langgraph_client_has_every_ability_and_the_gateway_says_what_it_lacks() -> None:
     plain = LangGraphBackend("http://127.0.0.1:1")
-    for ability in (ListsRuns, EditsAssistants, HasStore, HasCrons):
+    for ability in (ListsRuns, SearchesAssistants, EditsAssistants, HasStore, HasCrons):
         assert isinstance(plain, ability)
         assert lacks(plain, ability, "do it") == ""
     gateway = GatewayBackend("http://127.0.0.1:1/api")
@@ -43,6 +44,7 @@ def test_the_langgraph_client_has_every_ability_and_the_gateway_says_what_it_lac
     assert lacks(gateway, HasStore, "keep a store") == "DeerFlow's Gateway cannot keep a store."
     assert lacks(gateway, HasCrons, "run crons") == "DeerFlow's Gateway cannot run crons."
     assert lacks(gateway, EditsAssistants, "edit assistants")
+    assert lacks(gateway, SearchesAssistants, "search assistants") == ""  # it answers the search
 
 
 async def test_runs_are_listed_with_their_options_and_run_again(backend: LangGraphBackend) -> None:

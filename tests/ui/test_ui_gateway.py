@@ -159,4 +159,126 @@ async def test_a_row_tells_a_thread_waiting_on_a_clarification_without_opening_i
         await wait_for(pilot, lambda: asking["thread_id"] in rows.waiting, what="the waiting row")
         assert "? waiting" in str(rows.get_option(asking["thread_id"]).prompt)
         assert app.screen.thread_id == newer["thread_id"]  # the waiting one was not opened
+
+
+def hint_line(app) -> str:
+    return str(app.screen.query_one(".objects-hint").visual)
+
+
+async def test_the_gateway_searches_its_assistants_and_lists_only_keys_that_act(gateway_origin):
+    """The Gateway answers the assistant search (not versions or edits): A lists and searches
+    them; its hint line and keys leave out what cannot act, and S and C, which the Gateway
+    lacks, list only esc."""
+    from threadbench.ui.screens.assistants import AssistantsScreen
+    from threadbench.ui.screens.crons import CronsScreen
+    from threadbench.ui.screens.store import StoreScreen
+
+    url = gateway_origin + "/api"
+    metadata, thread_id = await seeded_thread(url, "be_chat", "one")
+    app, notes = gateway_app(url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        app.screen.thread_list.focus()
+        await pilot.press("A")
+        await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the assistants")
+        screen = app.screen
+        table = screen.query_one("#assistants-table")
+        await wait_for(pilot, lambda: table.row_count > 1, what="the Gateway's assistants")
+        text = screen_text(app)
+        assert "cannot search" not in text
+        assert "DeerFlow's Gateway cannot version, create, edit or delete assistants." in text
+        assert hint_line(app) == "/ search · u use for runs · esc close"
+        await pilot.press("slash", *"graph:be_chat", "enter")
+        await wait_for(
+            pilot,
+            lambda: table.row_count and {str(table.get_row_at(i)[1]) for i in range(table.row_count)} == {"be_chat"},
+            what="the search by graph",
+        )
+        await pilot.press("n", "e", "d", "v")  # not bound here: no form, no question
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, AssistantsScreen))
+        for key, screen_type in (("S", StoreScreen), ("C", CronsScreen)):
+            await pilot.press(key)
+            await wait_for(pilot, lambda t=screen_type: isinstance(app.screen, t), what=screen_type.__name__)
+            assert hint_line(app) == "esc close"
+            await pilot.press("escape")
+            await wait_for(pilot, lambda t=screen_type: not isinstance(app.screen, t))
+    assert not [text for text, severity in notes if severity == "error"], notes
+
+
+@pytest.mark.parametrize("kind", ["langgraph", "gateway"])
+async def test_the_count_follows_deletes_and_creates(kind, request):
+    """ "3 of 3 threads" (the Gateway, which cannot count: "3 threads") becomes "2 of 2" after a
+    delete and "3 of 3" again after a thread is made here."""
+    import json
+
+    from threadbench.ui.main_screen import MainScreen
+
+    if kind == "gateway":
+        url = request.getfixturevalue("gateway_origin") + "/api"
+        app, notes = gateway_app(url)
+    else:
+        url = request.getfixturevalue("server_url")
+        app, notes = make_app(url), []
+    metadata = tag()
+    client = get_client(url=url)
+    for _ in range(3):
+        await client.threads.create(graph_id="be_chat", metadata=metadata)
+
+    def counted(n: int) -> str:
+        return f"{n} of {n} threads" if kind == "langgraph" else f"{n} threads"
+
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        screen = app.screen
+        box = screen.query_one("#thread-search")
+        box.focus()
+        await pilot.pause()
+        box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
+        await pilot.press("enter")
+        counts = screen.query_one("#thread-counts")
+        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 3, what="the three threads")
+        await wait_for(pilot, lambda: str(counts.visual).startswith(counted(3)), what=counted(3))
+        screen.thread_list.focus()
+        await pilot.press("x")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the question")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 2, what="the row gone")
+        await wait_for(
+            pilot, lambda: str(counts.visual).startswith(counted(2)), what=f"{counted(2)}, not {counts.visual}"
+        )
+        screen.thread_list.focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the new-thread dialog")
+        app.screen.query_one("#new-thread-metadata").text = json.dumps(metadata)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 3, what="the new row")
+        await wait_for(
+            pilot, lambda: str(counts.visual).startswith(counted(3)), what=f"{counted(3)}, not {counts.visual}"
+        )
+    assert not [text for text, severity in notes if severity == "error"], notes
+
+
+async def test_the_events_tab_offers_only_the_modes_the_gateway_streams(gateway_origin):
+    from support.driving import screen_lines
+
+    url = gateway_origin + "/api"
+    metadata, thread_id = await seeded_thread(url, "be_chat", "one")
+    app, notes = gateway_app(url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        await pilot.click("#--content-tab-tab-events")
+        inspector = app.screen.query_one(Inspector)
+        await wait_for(pilot, lambda: inspector.active == "tab-events", what="the Events tab")
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        for offered in ("values", "updates", "messages", "custom"):
+            assert offered in shown
+        for refused in ("debug", "tasks"):
+            assert refused not in shown
+        assert inspector.stream_modes() == ["values", "updates", "messages-tuple", "custom"]
     assert not [text for text, severity in notes if severity == "error"], notes

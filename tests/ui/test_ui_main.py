@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from langgraph_sdk import get_client
@@ -471,3 +472,26 @@ async def wait_for_status(client, thread_id: str, status: str, timeout: float = 
     while (await client.threads.get(thread_id))["status"] != status:
         assert loop.time() < deadline, f"thread never became {status}"
         await asyncio.sleep(0.1)
+
+
+async def test_a_rows_age_ticks_without_a_fetch(server_url):
+    """The age on a row ("10s") moves on as time passes (the row's thread unchanged: the
+    status poll draws a row again only when its status or title changes)."""
+    from datetime import timedelta
+
+    from support.driving import screen_lines
+
+    metadata = tag()
+    await get_client(url=server_url).threads.create(metadata=metadata, graph_id="agent")
+    clock: dict = {}
+    app = make_app(server_url, clock=lambda: clock["now"])
+    async with app.run_test(size=TERMINAL) as pilot:
+        listed = thread_list(app)
+        clock["now"] = datetime.now(UTC)
+        await wait_ready(pilot)
+        await search(pilot, f"suite={metadata['suite']}")
+        await wait_for(pilot, lambda: len(listed.threads) == 1, what="the thread")
+        clock["now"] = listed.threads[0].updated_at + timedelta(seconds=10)
+        await wait_for(pilot, lambda: any("idle  10s" in line for line in screen_lines(app)), what="10s")
+        clock["now"] += timedelta(minutes=3)
+        await wait_for(pilot, lambda: any("idle  3m" in line for line in screen_lines(app)), what="3m")

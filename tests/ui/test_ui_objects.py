@@ -304,8 +304,7 @@ async def test_the_gateway_explains_what_it_lacks_and_lists_runs(gateway_origin,
         for key, screen_type, words in (
             ("S", StoreScreen, "DeerFlow's Gateway cannot keep a store."),
             ("C", CronsScreen, "DeerFlow's Gateway cannot run anything on a schedule (it has no crons)."),
-            ("A", AssistantsScreen, "DeerFlow's Gateway cannot search, version or edit assistants."),
-        ):
+        ):  # (its assistants: tests/ui/test_ui_gateway.py)
             await open_screen(pilot, key, screen_type)
             assert words in screen_text(app)
             assert not app.screen.query_one(".objects-body").display

@@ -64,6 +64,7 @@ CAPABILITIES = Capabilities(
     fork=False,
     graph=False,
     past_messages=False,
+    stream_modes=STREAM_MODES,
     missing=("EditsAssistants", "HasStore", "HasCrons"),
     reason=(
         f"{NAME} does not count or copy threads, lists them by last update only, keeps the "

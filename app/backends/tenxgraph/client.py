@@ -72,6 +72,7 @@ CAPABILITIES = Capabilities(
     count=False,
     assistants=False,
     join_stream=False,
+    stream_modes=("values", "updates", "messages-tuple"),  # (as its response_granularity)
     cancel=True,
     clear_state=True,
     delete_message=True,

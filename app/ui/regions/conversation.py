@@ -184,9 +184,10 @@ class Conversation(ConversationRuns, ObjectScreens):
         if not capabilities.past_messages:
             what = f"{capabilities.name} keeps the messages of the newest checkpoint only"
             keys = "g: back to the live head"
+        where = [f"step {checkpoint.step}" if checkpoint.step is not None else "", clean(checkpoint.source), what]
         notice = Content.assemble(
             ("◷ past view ", "bold $warning"),
-            (f"step {checkpoint.step} · {checkpoint.source} · {what}", "dim"),
+            (" · ".join(part for part in where if part), "dim"),
             (f"   {keys}", "dim italic"),
         )
         await self.chat.show_messages(checkpoint.messages, notice=notice)
@@ -382,7 +383,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         )
         if answer is None:
             self._rows.mark_waiting(thread_id, True)
-            self.run_status.end("waiting", "the agent is waiting for your answer (a to answer)")
+            self.run_status.end("waiting", "for your answer (a to answer)")
 
     def answer(self) -> None:
         """a: the agent's question again (or why there is none)."""

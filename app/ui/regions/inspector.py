@@ -72,6 +72,7 @@ class Inspector(InspectorHistory):
         #graph-view { height: 1fr; padding: 0 1; scrollbar-size: 1 1; }
         #graph-legend { height: auto; margin-bottom: 1; }
         #graph-drawing { width: auto; height: auto; }
+        #graph-drawing.-note { width: 1fr; }
         #event-log { height: 1fr; }
         #event-log-header { height: 1; padding: 0 1; background: $boost; }
         #event-modes { grid-size: 3; grid-gutter: 0 1; height: auto; padding: 0 1; }
@@ -202,6 +203,10 @@ class Inspector(InspectorHistory):
     def stream_modes(self) -> list[str]:
         """The stream modes the event log asks runs for."""
         return self.event_log.selected_modes()
+
+    def offer_stream_modes(self, modes: tuple[str, ...]) -> None:
+        """The stream modes the server streams: the only ones the Events tab offers."""
+        self.event_log.offer_modes(modes)
 
     def run_began(self) -> None:
         self.event_log.clear()

@@ -219,7 +219,7 @@ class ConversationRuns(Vertical):
                 if event.kind == "metadata":
                     self.run_id = event.run_id or self.run_id
                 elif event.kind == "interrupt":
-                    outcome, detail = "waiting", "the agent is waiting for your answer"
+                    outcome, detail = "waiting", "for your answer"
                 elif event.kind == "error":
                     outcome, detail = "error", event.text or "the run failed"
                 node = event.node or node

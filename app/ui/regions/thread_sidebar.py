@@ -144,7 +144,11 @@ class ThreadSidebar(Vertical):
         self.thread_list.mark_waiting(thread_id, waiting)
 
     def remove_thread(self, thread_id: str) -> None:
-        self.thread_list.remove_thread(thread_id)
+        """A thread the server no longer has: its row goes, and the count follows."""
+        if self.thread_list.remove_thread(thread_id):
+            if self._total:
+                self._total -= 1  # said at once; the server's count follows
+            self.refresh_counts()
 
     def focus_search(self) -> None:
         self.query_one("#thread-search", Input).focus()

@@ -4,6 +4,8 @@
 
 n creates one from a graph, e edits it (a new version), enter on a version puts that
 version in use, d deletes (asked first), u uses it for runs (the run options' assistant).
+A server that searches its assistants but cannot edit them (DeerFlow's Gateway) shows them
+without versions, and neither binds nor lists the editing keys.
 Config and context are checked against the graph's schemas (get_schemas) before sending.
 Dismisses with the assistant to use for runs, or None.
 """
@@ -22,7 +24,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from ...backends.base import BackendError, EditsAssistants, lacks
+from ...backends.base import BackendError, EditsAssistants, SearchesAssistants, lacks
 from ...object_input import TypedWrong, parse_json_object, schema_of, unmirrored_config
 from ...run_options import assistant_value
 from ...server_objects import AssistantInfo
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 
 PAGE = 50
 VERSIONS_PAGE = 50
+EDITING = ("create", "edit", "delete", "versions")
+"""The actions of a server that edits its assistants (EditsAssistants)."""
 
 
 def parse_search(text: str) -> dict[str, Any]:
@@ -68,6 +72,15 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         Binding("u", "use", "Use for runs", id="assistants.use", tooltip="Use the assistant for runs"),
         Binding("v", "versions", "Versions", id="assistants.versions", tooltip="Go to the versions"),
     ]
+    HINTS = (
+        ("focus_search", "/ search"),
+        ("create", "n new"),
+        ("edit", "e edit"),
+        ("versions", "v versions (enter: put that version in use)"),
+        ("delete", "d delete"),
+        ("use", "u use for runs"),
+        ("close", "esc close"),
+    )
 
     def __init__(self, backend: Backend, graphs: list[str] | None = None) -> None:
         super().__init__(backend)
@@ -93,14 +106,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
                     with VerticalScroll(classes="objects-side objects-detail"):
                         yield Static("", id="assistant-details")
             yield Static("Loading the assistants…", classes="objects-status")
-            yield Static(
-                Content.styled(
-                    "/ search · n new · e edit · v versions (enter: put that version in use) · d delete"
-                    " · u use for runs · esc close",
-                    "dim",
-                ),
-                classes="objects-hint",
-            )
+            yield Static(self.hint_line(), classes="objects-hint")
 
     @property
     def table(self) -> PagedTable:
@@ -118,10 +124,21 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             self.table.add_column(label, key=label, width=width)
         for label, width in (("version", 7), ("name", 22), ("created", 7), ("in use", 6)):
             self.versions_table.add_column(label, key=label, width=width)
-        why = lacks(self.backend, EditsAssistants, "search, version or edit assistants")
+        why = lacks(self.backend, SearchesAssistants, "search, version or edit assistants")
         if why:
             self.explain_lack(why)
             self.set_status("")
+        elif why := lacks(self.backend, EditsAssistants, "version, create, edit or delete assistants"):
+            self.versions_table.display = False
+            self.note_lack(why)
+
+    def can(self, action: str) -> bool:
+        return action not in EDITING or self.edits
+
+    @property
+    def edits(self) -> bool:
+        """The server versions, creates, edits and deletes assistants."""
+        return not lacks(self.backend, EditsAssistants, "")
 
     def opened(self, first: bool) -> None:
         """Searched again at each open, with what the search box holds, the cursor kept."""
@@ -130,6 +147,11 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         if first:
             self.table.focus()
         self.load()
+
+    @property
+    def searcher(self) -> SearchesAssistants:
+        assert isinstance(self.backend, SearchesAssistants)
+        return self.backend
 
     @property
     def editor(self) -> EditsAssistants:
@@ -154,7 +176,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         table.fetching = True
         offset = len(self.assistants) if more else 0
         try:
-            found = await self.editor.search_assistants(**self.search_args(), limit=PAGE, offset=offset)
+            found = await self.searcher.search_assistants(**self.search_args(), limit=PAGE, offset=offset)
         except BackendError as error:
             table.fetching = False
             self.failed("Searching the assistants", error)
@@ -251,6 +273,8 @@ class AssistantsScreen(ObjectsScreen[str | None]):
     async def load_versions(self, more: bool = False) -> None:
         table = self.versions_table
         assistant = self.highlighted_assistant()
+        if not self.edits:
+            return  # (no versions to list)
         if assistant is None:
             table.clear()
             self.versions, self.versions_of = {}, ""
@@ -321,8 +345,6 @@ class AssistantsScreen(ObjectsScreen[str | None]):
         return unmirrored_config(config, context), context, metadata
 
     def action_create(self) -> None:
-        if lacks(self.backend, EditsAssistants, ""):
-            return
         graphs = ", ".join(self.graphs) if self.graphs else "see the thread list's graphs"
         fields = [
             FormField("graph", f"Graph ({graphs})", self.graphs[0] if len(self.graphs) == 1 else ""),

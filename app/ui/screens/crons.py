@@ -37,6 +37,7 @@ class CronsScreen(ObjectsScreen[None]):
         Binding("d,delete", "delete", "Delete", id="crons.delete", tooltip="Delete the cron"),
         Binding("r", "reload", "Reload", id="crons.reload"),
     ]
+    HINTS = (("create", "n new"), ("delete", "d delete"), ("reload", "r reload"), ("close", "esc close"))
 
     def __init__(self, backend: Backend, *, thread_id: str | None = None, assistant_id: str = "") -> None:
         super().__init__(backend)
@@ -53,7 +54,7 @@ class CronsScreen(ObjectsScreen[None]):
                 with VerticalScroll(classes="objects-detail", id="cron-details-scroll"):
                     yield Static("", id="cron-details")
             yield Static("Loading the crons…", classes="objects-status")
-            yield Static(Content.styled("n new · d delete · r reload · esc close", "dim"), classes="objects-hint")
+            yield Static(self.hint_line(), classes="objects-hint")
 
     @property
     def table(self) -> PagedTable:

@@ -1,13 +1,16 @@
 """What the screens of the server's objects share (runs, assistants, store, crons): a large
 dialog with a title, a status line and a hint line; a sentence in place of the body when the
 server lacks the feature; errors said in the status line, never a crash; `opened` each time
-the screen is opened (the store and the assistants are kept between opens: kept_screens.py)."""
+the screen is opened (the store and the assistants are kept between opens: kept_screens.py).
+
+A key whose action cannot act on this server (`can`, or the whole screen lacking) is neither
+bound (`check_action`) nor listed in the hint line (`HINTS`)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.cells import cell_len
 from textual.content import Content
@@ -35,6 +38,9 @@ def error_text(error: BaseException) -> str:
 
 class ObjectsScreen(ModalScreen[T]):
     CSS_PATH = [STYLES / "objects.tcss"]
+    HINTS: ClassVar[tuple[tuple[str, str], ...]] = (("close", "esc close"),)
+    """(action, what the hint line says of its key), in order; the action "" is the body's own
+    key (enter on a table), shown while the body is."""
 
     def __init__(self, backend: Backend) -> None:
         super().__init__(classes="modal objects-screen")
@@ -60,6 +66,35 @@ class ObjectsScreen(ModalScreen[T]):
     def opened(self, first: bool) -> None:
         """The screen was opened (`first`: for the first time), not uncovered by a dialog of
         its own closing. A screen kept between opens fetches what it shows again here."""
+
+    def can(self, action: str) -> bool:
+        """Whether `action` can act on this server (a screen whose server lacks some of it)."""
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A key that cannot act is not bound: not listed, and pressing it does nothing."""
+        if action == "close":
+            return True
+        return not self.lacking and (action == "" or self.can(action))
+
+    def hint_line(self) -> Content:
+        """The keys that act here, as the hint line lists them."""
+        shown = [text for action, text in self.HINTS if self.check_action(action, ())]
+        return Content.styled(" · ".join(shown), "dim")
+
+    def show_hints(self) -> None:
+        """The hint line and the bindings again, after what can act changed."""
+        for hint in self.query(".objects-hint"):
+            if isinstance(hint, Static):
+                hint.update(self.hint_line())
+        self.refresh_bindings()
+
+    def note_lack(self, text: str) -> None:
+        """The server lacks part of this screen: say so above the body, which stays."""
+        lacking = self.query_one(".objects-lacking", Static)
+        lacking.update(plain(text, "dim"))
+        lacking.display = True
+        self.show_hints()
 
     def title_line(self, name: str, detail: str = "") -> Content:
         return Content.assemble((name, "bold"), ("  ·  " + detail if detail else "", "dim"))
@@ -114,6 +149,7 @@ class ObjectsScreen(ModalScreen[T]):
         lacking = self.query_one(".objects-lacking", Static)
         lacking.update(plain(text))
         lacking.display = True
+        self.show_hints()
 
     @staticmethod
     def form_submit(

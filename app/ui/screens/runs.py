@@ -9,6 +9,7 @@ Dismisses with a RunsChoice (join / again) for the conversation to stream, or No
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,15 @@ STATUS_STYLE = {
 }
 
 
+def short_id(assistant_id: str) -> str:
+    """A UUID's first 8 characters; a name (the Gateway's `lead_agent`) in full."""
+    try:
+        uuid.UUID(assistant_id)
+    except ValueError:
+        return assistant_id
+    return assistant_id[:8]
+
+
 @dataclass
 class RunsChoice:
     action: str
@@ -57,6 +67,13 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         Binding("a", "again", "Run again", id="runs.again", tooltip="Run again with the same input and options"),
         Binding("r", "reload", "Reload", id="runs.reload"),
     ]
+    HINTS = (
+        ("cancel_run", "c cancel"),
+        ("join", "j join"),
+        ("again", "a run again"),
+        ("reload", "r reload"),
+        ("close", "esc close"),
+    )
 
     def __init__(self, backend: Backend, thread_id: str, title: str = "") -> None:
         super().__init__(backend)
@@ -73,9 +90,7 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
                 with VerticalScroll(classes="objects-detail", id="run-details-scroll"):
                     yield Static("", id="run-details")
             yield Static("Loading the runs…", classes="objects-status")
-            yield Static(
-                Content.styled("c cancel · j join · a run again · r reload · esc close", "dim"), classes="objects-hint"
-            )
+            yield Static(self.hint_line(), classes="objects-hint")
 
     @property
     def table(self) -> PagedTable:
@@ -142,7 +157,7 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
             self.runs[run.run_id] = run
             table.add_row(
                 cell(run.status or "?", STATUS_STYLE.get(run.status, "")),
-                cell(run.graph_id or run.assistant_id[:8]),
+                cell(run.graph_id or short_id(run.assistant_id)),
                 relative_time(run.created_at, now),
                 relative_time(run.ended_at, now) if run.ended_at else "",
                 seconds_text(run.duration),

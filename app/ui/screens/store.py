@@ -44,6 +44,14 @@ class StoreScreen(ObjectsScreen[None]):
         Binding("slash", "focus_query", "Search", id="store.search", tooltip="Search the namespace's items"),
         Binding("ctrl+r", "reload", "Reload", id="store.reload"),
     ]
+    HINTS = (
+        ("", "enter open namespace"),
+        ("focus_query", "/ search"),
+        ("put", "p put"),
+        ("delete", "d delete"),
+        ("reload", "ctrl+r reload"),
+        ("close", "esc close"),
+    )
 
     def __init__(self, backend: Backend) -> None:
         super().__init__(backend)
@@ -66,10 +74,7 @@ class StoreScreen(ObjectsScreen[None]):
                     with VerticalScroll(classes="objects-detail", id="store-value-scroll"):
                         yield Static("", id="store-value")
             yield Static("Loading the namespaces…", classes="objects-status")
-            yield Static(
-                Content.styled("enter open namespace · / search · p put · d delete · ctrl+r reload · esc close", "dim"),
-                classes="objects-hint",
-            )
+            yield Static(self.hint_line(), classes="objects-hint")
 
     @property
     def table(self) -> PagedTable:

@@ -10,7 +10,8 @@
 cheap at thousands of events a second: it appends rows to a ring buffer (the last
 MAX_LINES events) and the list is virtual, so only visible rows are ever rendered.
 `clear()` at run start; `selected_modes()` gives the stream modes for the next run
-(EventLog.ModesChanged is posted when the user toggles one).
+(EventLog.ModesChanged is posted when the user toggles one), of those the server streams
+(`offer_modes`: the others are not shown).
 """
 
 from __future__ import annotations
@@ -163,7 +164,14 @@ class EventLog(Vertical):
 
     def selected_modes(self) -> list[str]:
         """The stream modes ticked, for the next run."""
-        return [mode for mode, _ in STREAM_MODES if self.query_one(f"#mode-{mode}", Checkbox).value]
+        boxes = (self.query_one(f"#mode-{mode}", Checkbox) for mode, _ in STREAM_MODES)
+        return [box.name or "" for box in boxes if box.value and box.display]
+
+    def offer_modes(self, modes: Iterable[str]) -> None:
+        """Show only the modes the server streams."""
+        offered = set(modes)
+        for mode, _ in STREAM_MODES:
+            self.query_one(f"#mode-{mode}", Checkbox).display = mode in offered
 
     def set_modes(self, modes: Iterable[str]) -> None:
         wanted = set(modes)

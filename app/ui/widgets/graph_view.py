@@ -51,7 +51,7 @@ class GraphView(ScrollableContainer, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static(id="graph-legend")
-        yield Static(Content.styled("No graph loaded.", "$text-muted"), id="graph-drawing")
+        yield Static(Content.styled("No graph loaded.", "$text-muted"), id="graph-drawing", classes="-note")
 
     def show_graph(self, graph: GraphInfo | None, next_nodes: list[str] | None = None) -> None:
         """Draw `graph` (None: say there is none) with `next_nodes` highlighted."""
@@ -66,9 +66,13 @@ class GraphView(ScrollableContainer, can_focus=True):
             self._draw()
 
     def show_note(self, text: str) -> None:
+        """A sentence in place of the graph, wrapped to the tab's width (a drawing is as wide
+        as it is drawn, and scrolls)."""
         self.graph = None
         self.query_one("#graph-legend", Static).update(Content(""))
-        self.query_one("#graph-drawing", Static).update(Content.styled(clean(text), "$text-muted"))
+        drawing = self.query_one("#graph-drawing", Static)
+        drawing.add_class("-note")
+        drawing.update(Content.styled(clean(text), "$text-muted"))
 
     def _available_width(self) -> int:
         width = self.scrollable_content_region.width
@@ -94,7 +98,9 @@ class GraphView(ScrollableContainer, can_focus=True):
                 *legend,
             ]
         self.query_one("#graph-legend", Static).update(Content.assemble(*legend))
-        self.query_one("#graph-drawing", Static).update(layout_content(self.layout_result))
+        drawing = self.query_one("#graph-drawing", Static)
+        drawing.remove_class("-note")
+        drawing.update(layout_content(self.layout_result))
 
     def on_resize(self) -> None:
         if self.graph is not None and self._available_width() != self._width:

@@ -7,6 +7,9 @@ nearing the top of the window asks for the dropped rows above again.
 
 A row is always two lines, cut to the list's width in terminal cells (a CJK character or
 an emoji takes two), so a long or wide title never wraps into a third line.
+
+The ages ("38s", "5m") tick: every AGE_SECONDS the rows on screen whose age reads otherwise
+now are drawn again (nothing is fetched; the rows off screen wait until they scroll in).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from ...thread_window import Chunk, ThreadWindow
 from ..text import one_line, relative_time
 
 PREFETCH_ROWS = 15
+AGE_SECONDS = 5.0
+"""How often the ages of the rows on screen are read again."""
 DEFAULT_ROW_WIDTH = 35
 """Cells a row may use before the list has been laid out (the sidebar's usual width)."""
 BADGES = {
@@ -175,6 +180,21 @@ class ThreadList(OptionList):
             if anchor_index is not None and (line := self._index_to_line.get(anchor_index)) is not None:
                 self.scroll_y = line + offset
 
+    def on_mount(self) -> None:
+        self.set_interval(AGE_SECONDS, self.refresh_ages)
+
+    def refresh_ages(self) -> None:
+        """Draw again the rows on screen whose age changed (a row is two lines or more)."""
+        top = self._top_row()
+        if top is None:
+            return
+        now = self.clock()
+        for index in range(top, min(len(self.threads), top + self.size.height // 2 + 1)):
+            row = self._row(self.threads[index], now)
+            prompt = self.get_option_at_index(index).prompt
+            if not isinstance(prompt, Content) or prompt.plain != row.plain:
+                self.replace_option_prompt_at_index(index, row)
+
     def _index(self, thread_id: str | None) -> int | None:
         try:
             return self.get_option_index(thread_id) if thread_id else None
@@ -216,12 +236,14 @@ class ThreadList(OptionList):
         if (thread := self.thread(thread_id)) is not None:
             self.update_thread(thread)
 
-    def remove_thread(self, thread_id: str) -> None:
+    def remove_thread(self, thread_id: str) -> bool:
+        """Drop a thread's row; False when the list did not hold it."""
         for index, held in enumerate(self.threads):
             if held.thread_id == thread_id:
                 self.window.remove(index)
                 self.remove_option(thread_id)
-                return
+                return True
+        return False
 
     @property
     def highlighted_thread_id(self) -> str | None:
