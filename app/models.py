@@ -273,3 +273,27 @@ class RunEvent:
     namespace: str = ""
     last: bool = False
     """For tokens: the final chunk of that message."""
+
+
+class ServerModel(_Model):
+    """A model the server offers to run with (DeerFlow's `GET /api/models`)."""
+
+    name: str
+    model: str = ""
+    display_name: str = ""
+    description: str = ""
+    supports_thinking: bool = False
+    supports_reasoning_effort: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.display_name or self.name
+
+
+@dataclass(slots=True)
+class ArtifactFile:
+    """A file the agent made, as the server serves it: its bytes and content type."""
+
+    path: str
+    content: bytes
+    content_type: str = ""

@@ -26,6 +26,36 @@ DEERFLOW_FIELDS = [
 ]
 
 
+MODES: dict[str, dict[str, Any]] = {
+    "flash": {
+        "thinking_enabled": False,
+        "is_plan_mode": False,
+        "subagent_enabled": False,
+        "reasoning_effort": "minimal",
+    },
+    "thinking": {"thinking_enabled": True, "is_plan_mode": False, "subagent_enabled": False, "reasoning_effort": "low"},
+    "pro": {"thinking_enabled": True, "is_plan_mode": True, "subagent_enabled": False, "reasoning_effort": "medium"},
+    "ultra": {"thinking_enabled": True, "is_plan_mode": True, "subagent_enabled": True, "reasoning_effort": "high"},
+}
+"""DeerFlow's modes, as its web UI turns each into a run's context (frontend/src/core/threads/
+hooks.ts and components/workspace/input-box.tsx at f1f4af99); a model without thinking runs flash."""
+MODE_LABELS = {
+    "flash": "flash · fast and efficient",
+    "thinking": "thinking · reasons before acting",
+    "pro": "pro · reasons, plans and executes",
+    "ultra": "ultra · pro with subagents",
+}
+"""Each mode by its name, with what DeerFlow's UI says of it."""
+
+
+def mode_of(values: dict[str, Any]) -> str | None:
+    """The DeerFlow mode whose options `values` holds (a false switch may be left out), if any."""
+    for name, mode in MODES.items():
+        if all(values.get(key, False if isinstance(value, bool) else None) == value for key, value in mode.items()):
+            return name
+    return None
+
+
 def fields_from_schema(schema: dict[str, Any] | None) -> list[OptionField]:
     """Option fields from a JSON schema (the assistant's context or config schema), then
     DeerFlow's known keys that the schema does not mention."""

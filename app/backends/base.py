@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # (the errors are imported before the models are needed: threadbench.cli)
     from ..models import (
+        ArtifactFile,
         Assistant,
         Capabilities,
         ChatMessage,
         GraphInfo,
         RunEvent,
         RunRequest,
+        ServerModel,
         ThreadQuery,
         ThreadState,
         ThreadSummary,
@@ -173,6 +175,22 @@ class TellsAsking(Protocol):
 
     async def threads_asking(self, threads: list[ThreadSummary]) -> dict[str, bool]:
         """thread id -> whether its agent's newest message asks the user (ask_clarification)."""
+
+
+@runtime_checkable
+class ServesArtifacts(Protocol):
+    """A server that serves the files its agent made (DeerFlow's Gateway: the paths in the state's
+    `artifacts`, read from `GET /threads/{id}/artifacts/{path}`)."""
+
+    async def get_artifact(self, thread_id: str, path: str) -> ArtifactFile:
+        """The file at `path` (as the state names it, e.g. /mnt/user-data/outputs/report.md)."""
+
+
+@runtime_checkable
+class ListsModels(Protocol):
+    """A server that names the models a run can use (DeerFlow's Gateway: `GET /models`)."""
+
+    async def list_models(self) -> list[ServerModel]: ...
 
 
 @runtime_checkable

@@ -107,6 +107,14 @@ MAIN_BINDINGS: list[BindingType] = [
     ),
     Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
     Binding(
+        "d",
+        "artifacts",
+        "Artifacts",
+        show=False,
+        id="main.artifacts",
+        tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
+    ),
+    Binding(
         "K",
         "clear_state",
         "Clear state",

@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..artifacts import artifact_paths
 from ..backends.base import BackendError, ClearsState, KeepsMessageLog
 from ..compare import Side, side_label
 from ..models import ThreadState
@@ -28,6 +29,7 @@ from .regions.conversation import Conversation
 from .regions.inspector import Inspector
 from .regions.thread_sidebar import ThreadSidebar
 from .report import report
+from .screens.artifacts import ArtifactsScreen
 from .screens.compare import CompareScreen
 from .screens.fanout import FanOutScreen
 from .text import clean
@@ -462,6 +464,16 @@ class MainScreen(Screen):
             report(self, error, "Opening the fork")
             return
         self.sidebar.insert_thread(summary, open_it=True)
+
+    def action_artifacts(self) -> None:
+        """d: the open thread's artifacts (its state's), shown and saved in #artifacts-view."""
+        backend, thread_id = self.app.backend, self.thread_id
+        if backend is None or thread_id is None:
+            self.notify("Open a thread first: d lists the files its agent made.", severity="warning", timeout=3)
+            return
+        state = self.inspector.live_state
+        paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
+        self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
 
     def action_clear_state(self) -> None:
         if self.conversation.can(ClearsState, "clear a thread's state"):

@@ -4,9 +4,9 @@ tests/data/gateway/recorded.json holds what a real Gateway (bytedance/deer-flow 
 backend 2.1.0, auth on) answered to each request of tests/data/gateway/record.py. Each
 request is sent again to the stand-in (tests/support/deerflow_gateway_proxy.py, in front of
 the real LangGraph test server) and its answer must match: the same status; for a refusal
-the same words (ids aside); for JSON the same keys, all the way down except inside
-graph-specific objects (values, metadata, config, ...); for a stream the same kind of events,
-from the run's metadata to its end.
+the same words (ids aside); for a file (an artifact) the same type and bytes; for JSON the
+same keys, all the way down except inside graph-specific objects (values, metadata, config,
+...); for a stream the same kind of events, from the run's metadata to its end.
 
 Not replayed here: what needs a session (the stand-in has no auth: tests/graphs/deerflow_auth
 is the login's stand-in; its wrong-password answer is checked against the recording below).
@@ -60,7 +60,7 @@ def sse_events(text: str) -> list[str]:
     return [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("event:")]
 
 
-def replay(client: httpx.Client, exchange: dict, ids: dict[str, str]) -> tuple[int, Any]:
+def replay(client: httpx.Client, exchange: dict, ids: dict[str, str]) -> tuple[int, Any, str]:
     path, body = exchange["path"], exchange["body"]
     for real, ours in ids.items():
         path = path.replace(real, ours)
@@ -68,25 +68,31 @@ def replay(client: httpx.Client, exchange: dict, ids: dict[str, str]) -> tuple[i
     if isinstance(body, dict) and body.get("assistant_id") == "lead_agent":
         body["assistant_id"] = GRAPHS.get(exchange["name"], "be_chat")
     response = client.request(exchange["method"], path, json=body)
-    if response.headers.get("content-type", "").startswith("text/event-stream"):
-        return response.status_code, sse_events(response.text)
-    return response.status_code, response.json()
+    kind = response.headers.get("content-type", "").split(";")[0]
+    if kind == "text/event-stream":
+        return response.status_code, sse_events(response.text), kind
+    return response.status_code, response.json() if kind == "application/json" else response.text, kind
 
 
-def test_the_stand_in_answers_every_recorded_request_as_the_real_gateway(gateway_origin: str) -> None:
+def test_the_stand_in_answers_every_recorded_request_as_the_real_gateway(gateway_stand_in) -> None:
     ids: dict[str, str] = {}
-    with httpx.Client(base_url=gateway_origin, timeout=60) as client:
+    with httpx.Client(base_url=gateway_stand_in.url, timeout=60) as client:
         for exchange in RECORDED:
             if exchange["name"] in NEEDS_A_SESSION:
                 continue
             if exchange["name"] == "runs: a clarification":  # on a thread of the clarifying graph
                 asking = client.post("/api/threads", json={"graph_id": "hi_deerflow"}).json()["thread_id"]
                 ids[exchange["path"].split("/")[3]] = asking
-            status, answer = replay(client, exchange, ids)
             real = exchange["answer"]
             name = exchange["name"]
+            if name == "artifacts: a report":  # the file the real agent wrote, in the stand-in's folder
+                thread_path, path = exchange["path"].split("/artifacts/")
+                thread_id = thread_path.rsplit("/", 1)[-1]
+                gateway_stand_in.write_artifact(ids[thread_id], path, real.encode())
+            status, answer, kind = replay(client, exchange, ids)
             assert status == exchange["status"], (name, answer)
-            if exchange["name"] == "threads: create":
+            assert kind == exchange["content_type"], (name, kind)
+            if name in ("threads: create", "threads: create for a report"):
                 ids[real["thread_id"]] = answer["thread_id"]
             elif exchange["name"] == "runs: list":
                 ids[real[0]["run_id"]] = answer[0]["run_id"]
@@ -95,10 +101,14 @@ def test_the_stand_in_answers_every_recorded_request_as_the_real_gateway(gateway
                     ids[theirs["checkpoint_id"]] = ours["checkpoint_id"]
             if status >= 400:
                 assert words(answer) == words(real), name
+            elif not kind.endswith("json") and kind != "text/event-stream":
+                assert answer == real, name  # a file, as it was served
             elif exchange["content_type"] == "text/event-stream":
                 assert answer[0] == "metadata" and answer[-1] == "end" and set(answer) <= set(real), (name, answer)
             else:
                 assert not shape_difference(answer, real), (name, shape_difference(answer, real))
+                if name == "models":
+                    assert answer == real
                 if name == "threads: history before the last of a page":
                     assert len(answer) == len(real) == 1  # the cursor alone
                     assert answer[0]["checkpoint_id"] == ids[real[0]["checkpoint_id"]]

@@ -268,6 +268,32 @@ def test_run_options_screen_where_the_graphs_options_cannot_be_read(seeded, snap
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
 
+def test_run_options_screen_with_the_gateways_models(seeded, snap_compare):
+    """The models the real Gateway named (recorded), the first chosen: no thinking, greyed out."""
+    import json
+    from pathlib import Path
+
+    from threadbench.models import ServerModel
+    from threadbench.run_options import fields_from_schema
+    from threadbench.ui.screens.run_options import RunOptionsScreen
+
+    recorded = json.loads((Path(__file__).parents[1] / "data" / "gateway" / "recorded.json").read_text())
+    named = next(e["answer"] for e in recorded if e["name"] == "models")["models"]
+    models = [ServerModel.model_validate({k: v for k, v in m.items() if v is not None}) for m in named]
+
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, TOOLS_THREAD)
+        app.push_screen(RunOptionsScreen(app.run_options, fields_from_schema({}), [], ["lead_agent"], models=models))
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RunOptionsScreen")
+        await settle(pilot)
+        app.screen.query_one("#option-model_name").value = "fake-model"
+        app.screen.query_one("#option-mode").value = "flash"
+        await settle(pilot)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
 def test_cancel_run_screen(seeded, snap_compare):
     from threadbench.ui.screens.cancel_run import CancelRunScreen
 

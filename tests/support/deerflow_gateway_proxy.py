@@ -20,7 +20,11 @@ threadbench/backends/deerflow/gateway.py's docstring):
 - runs: the stream modes messages and events, and multitask_strategy enqueue, get 422; a
   second run on a busy thread gets 409; every stream carries SSE ids; the user's message is
   stored under its id plus "__user"; cancelling a finished run: 409; runs.join answers SSE;
-- assistants: the graph is a stub without nodes, the schemas are {}, no subgraphs or count.
+- assistants: the graph is a stub without nodes, the schemas are {}, no subgraphs or count;
+- artifacts: GET /threads/{id}/artifacts/{path} serves a file a test wrote with
+  `write_artifact` (a thread's user-data folder stands in for DeerFlow's), typed as the real
+  one types it (text/markdown; charset=utf-8, ...), else 404 "Artifact not found: <path>";
+- models: GET /models answers what the real Gateway answered (tests/data/gateway/recorded.json).
 
 Not reproduced (not needed by the app, or not measured): auth (cookies and CSRF), the
 Gateway's own thread store and its thread fields beyond these, DeerFlow's graph.
@@ -28,9 +32,13 @@ Gateway's own thread store and its thread fields beyond these, DeerFlow's graph.
 
 from __future__ import annotations
 
+import json
+import mimetypes
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -41,6 +49,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from threadbench.embedded.launcher import free_port
 
+RECORDED = Path(__file__).parents[1] / "data" / "gateway" / "recorded.json"
 HEALTH = {"service": "deer-flow-gateway", "status": "healthy"}
 REFUSED_MODES = {"messages", "events"}
 HISTORY_LIMIT = 100
@@ -98,6 +107,12 @@ async def not_allowed(request: Request) -> Response:
     return _error(405)
 
 
+async def models(request: Request) -> Response:
+    """The models the real Gateway named, as it named them."""
+    recorded = json.loads(RECORDED.read_text())
+    return JSONResponse(next(e["answer"] for e in recorded if e["name"] == "models"))
+
+
 class GatewayStandIn:
     """The proxy, served by uvicorn in a thread on a free port: `url` is its origin."""
 
@@ -106,6 +121,8 @@ class GatewayStandIn:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._client: httpx.AsyncClient | None = None
+        self.files = Path(tempfile.mkdtemp(prefix="gateway-files-"))
+        """<thread id>/<path>: the files the stand-in serves as each thread's artifacts."""
         routes = self._routes()
         app = Starlette(
             routes=[
@@ -157,6 +174,8 @@ class GatewayStandIn:
             Route(THREAD + "/runs/{run_id}/cancel", self.cancel, methods=["POST"]),
             Route(THREAD + "/runs/{run_id}/join", self.join_as_sse, methods=["GET"]),
             Route(THREAD + "/runs", self.list_runs, methods=["GET"]),
+            Route(THREAD + "/artifacts/{path:path}", self.artifact, methods=["GET"]),
+            Route("/models", models, methods=["GET"]),
             Route("/assistants/search", self.search_assistants, methods=["POST"]),
             Route("/assistants/count", not_allowed, methods=["POST"]),
             Route("/assistants/{assistant_id}/subgraphs", not_found, methods=["GET"]),
@@ -164,6 +183,29 @@ class GatewayStandIn:
             Route("/assistants/{assistant_id}/schemas", lambda r: JSONResponse({})),
             Route("/{path:path}", self.forward, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
         ]
+
+    def write_artifact(self, thread_id: str, path: str, content: bytes) -> None:
+        """Give the thread the file `path` (as its state's `artifacts` names it)."""
+        target = self.files / thread_id / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+
+    async def artifact(self, request: Request) -> Response:
+        """A thread's file as the real Gateway serves it inline: typed by its name (text types
+        with their charset), else text/plain when it holds no NUL byte."""
+        path = request.path_params["path"]
+        found = self.files / request.path_params["thread_id"] / path
+        if ".." in Path(path).parts or not found.is_file():
+            return _error(404, f"Artifact not found: {path}")
+        content = found.read_bytes()
+        kind = mimetypes.guess_type(found.name)[0]
+        if kind is None and b"\x00" not in content[:8192]:
+            kind = "text/plain"
+        kind = kind or "application/octet-stream"
+        if kind.startswith("text/"):
+            kind += "; charset=utf-8"
+        disposition = f"inline; filename*=UTF-8''{found.name}"
+        return Response(content, headers={"content-type": kind, "content-disposition": disposition})
 
     # --- plumbing ------------------------------------------------------------------------------
 

@@ -100,12 +100,18 @@ def deerflow_url(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def gateway_origin(server_url: str):
-    """A stand-in for DeerFlow's Gateway in front of the real server (see its module):
-    the API is at gateway_origin + "/api" and "/api/langgraph"."""
+def gateway_stand_in(server_url: str):
+    """A stand-in for DeerFlow's Gateway in front of the real server (see its module); a test
+    gives a thread its files with `write_artifact`."""
     gateway = GatewayStandIn(server_url)
     gateway.start()
     try:
-        yield gateway.url
+        yield gateway
     finally:
         gateway.stop()
+
+
+@pytest.fixture(scope="session")
+def gateway_origin(gateway_stand_in: GatewayStandIn) -> str:
+    """The stand-in's origin: the API is at gateway_origin + "/api" and "/api/langgraph"."""
+    return gateway_stand_in.url

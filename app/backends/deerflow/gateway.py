@@ -21,6 +21,8 @@ is handled here:
 - its rows hold only the title: which idle thread waits on a clarification is read from the
   state of the rows shown (threads_asking);
 - a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it);
+- it serves the files its agent made (`GET /threads/{id}/artifacts/{path}`, the path as the
+  state's `artifacts` names it, without its leading "/") and names its models (`GET /models`);
 - it lists and describes runs, but has no store, crons, or assistant versions and editing:
   CAPABILITIES.missing names those protocols (the class inherits their methods).
 """
@@ -32,12 +34,15 @@ import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from ...models import (
+    ArtifactFile,
     Capabilities,
     GraphInfo,
     RunEvent,
     RunRequest,
+    ServerModel,
     ThreadQuery,
     ThreadState,
     ThreadSummary,
@@ -245,3 +250,27 @@ class GatewayBackend(LangGraphBackend):
 
     async def get_schemas(self, assistant_id: str) -> dict[str, Any]:
         return {}  # the Gateway's are empty
+
+    # --- DeerFlow's own routes: artifacts and models ------------------------------------------
+
+    async def get_artifact(self, thread_id: str, path: str) -> ArtifactFile:
+        url = f"/threads/{quote(thread_id, safe='')}/artifacts/{quote(path.lstrip('/'))}"
+
+        async def get(client: Any) -> ArtifactFile:
+            response = await client.http.client.get(url)
+            response.raise_for_status()
+            kind = response.headers.get("content-type", "").split(";")[0].strip()
+            return ArtifactFile(path=path, content=response.content, content_type=kind)
+
+        return await self._call(f"read {path} of thread {thread_id}", get, retry=True)
+
+    async def list_models(self) -> list[ServerModel]:
+        found = await self._get_json(f"list the models of {NAME}", "/models")
+        models = found.get("models")
+        if not isinstance(models, list):
+            return []
+        return [
+            ServerModel.model_validate({key: value for key, value in model.items() if value is not None})
+            for model in models
+            if isinstance(model, dict) and model.get("name")
+        ]

@@ -22,10 +22,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...backends.base import BackendError, ClearsState, KeepsMessageLog, NotFound
+from ...backends.base import BackendError, ClearsState, KeepsMessageLog, ListsModels, NotFound
 from ...backends.langgraph.mapping import graphs_in_refusal
 from ...human_input import HumanResponse, PendingInput, answer_submitter, build_answer, detect_pending
-from ...models import ChatMessage, ThreadState, ThreadSummary
+from ...models import ChatMessage, ServerModel, ThreadState, ThreadSummary
 from ...run_options import fields_from_schema
 from ...run_target import server_graphs, thread_graph
 from ...thread_ops import GONE, is_gone, state_detail
@@ -493,8 +493,14 @@ class Conversation(ConversationRuns, ObjectScreens):
                 report(self, error, "Reading the assistant's options")
         except BackendError as error:
             report(self, error, "Reading the assistant's options")
+        models: list[ServerModel] = []
+        if isinstance(backend, ListsModels):
+            try:
+                models = await backend.list_models()
+            except BackendError as error:
+                report(self, error, "Reading the server's models")
         options = await app.push_screen_wait(
-            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs, note=note)
+            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs, note, models)
         )
         if options is not None:
             app.run_options = options

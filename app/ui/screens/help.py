@@ -57,6 +57,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from ..widgets.state_tree import StateTree, TextViewScreen
     from ..widgets.thread_list import ThreadList
     from ..widgets.timeline import Timeline
+    from .artifacts import ArtifactsScreen
     from .assistants import AssistantsScreen
     from .cancel_run import CancelRunScreen
     from .choose import ChooseScreen
@@ -101,6 +102,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Run options", RunOptionsScreen, False),
         ("Edit state", EditStateScreen, False),
         ("Message log (10xGraph)", MessageLogScreen, False),
+        ("Artifacts", ArtifactsScreen, False),
         ("Compare side by side", CompareScreen, False),
         ("Fan out", FanOutScreen, False),
         ("Runs", RunsScreen, False),

@@ -7,7 +7,9 @@ types; graph-specific values are not compared), the same stream events, and refu
 word.
 
 Run it against a running Gateway whose model answers a message containing "clarify" with an
-ask_clarification tool call (options given):
+ask_clarification tool call (options given), and one containing "report" by writing
+/mnt/user-data/outputs/report.md with write_file and presenting it with present_files (so the
+thread's state names it in `artifacts`):
 
     GATEWAY=http://127.0.0.1:8001 EMAIL=me@example.com PASSWORD=... \
         .venv/bin/python tests/data/gateway/record.py
@@ -146,7 +148,23 @@ def record(origin: str, email: str, password: str) -> list[dict[str, Any]]:
         {**run, **clarify, "stream_mode": ["values", "messages-tuple"]},
     )
     rec.send("threads: state waiting on a clarification", "GET", f"{API}/threads/{tid}/state")
+    record_artifacts_and_models(rec, run)
     return rec.exchanges
+
+
+def record_artifacts_and_models(rec: Recorder, run: dict[str, Any]) -> None:
+    """A report the agent wrote (its state's `artifacts`), the file served, a missing one; the models."""
+    tid = rec.send("threads: create for a report", "POST", f"{API}/threads", {"metadata": {"recorded": True}})[
+        "thread_id"
+    ]
+    report = {"input": {"messages": [{"type": "human", "content": "write a report"}]}}
+    rec.send("runs: a report", "POST", f"{API}/threads/{tid}/runs/stream", {**run, **report, "stream_mode": ["values"]})
+    state = rec.send("threads: state with artifacts", "GET", f"{API}/threads/{tid}/state")
+    path = state["values"]["artifacts"][0].lstrip("/")
+    rec.send("artifacts: a report", "GET", f"{API}/threads/{tid}/artifacts/{path}")
+    missing = path.rsplit("/", 1)[0] + "/missing.md"
+    rec.send("artifacts: a file that is not there", "GET", f"{API}/threads/{tid}/artifacts/{missing}")
+    rec.send("models", "GET", f"{API}/models")
 
 
 def main() -> int:
