@@ -8,6 +8,10 @@ one).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, ai_texts, make_app, screen_text, settle, tag, wait_for, wait_ready
@@ -34,6 +38,17 @@ async def waiting_thread(url: str, graph: str, text: str) -> tuple[dict, str]:
     thread = await client.threads.create(metadata=metadata, graph_id=graph)
     await client.runs.wait(thread["thread_id"], graph, input={"messages": [{"type": "human", "content": text}]})
     return metadata, thread["thread_id"]
+
+
+@contextlib.asynccontextmanager
+async def waiting_app(url: str, graph: str, text: str) -> AsyncIterator[tuple[Any, Any]]:
+    """The app on `url`, with a thread of `graph` that asks something open: (app, pilot)."""
+    metadata, thread_id = await waiting_thread(url, graph, text)
+    app = make_app(url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_waiting(pilot, metadata, thread_id)
+        yield app, pilot
 
 
 async def open_waiting(pilot, metadata: dict, thread_id: str) -> None:
@@ -76,11 +91,7 @@ def chat_text(app) -> str:
 @pytest.mark.parametrize("graph", list(QUESTIONS))
 async def test_typed_words_reach_the_agent_verbatim_and_stand_in_the_chat(server_url, graph):
     first, reply = QUESTIONS[graph]
-    metadata, thread_id = await waiting_thread(server_url, graph, first)
-    app = make_app(server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_waiting(pilot, metadata, thread_id)
+    async with waiting_app(server_url, graph, first) as (app, pilot):
         await ask(pilot)
         await pilot.press(*"Purple please", "enter")  # typed as the dialog opened: no click, no tab
         await wait_for(pilot, lambda: any(reply in t for t in ai_texts(app)), what=f"the reply {reply!r}")
@@ -92,11 +103,7 @@ async def test_typed_words_reach_the_agent_verbatim_and_stand_in_the_chat(server
 
 
 async def test_keys_typed_on_the_buttons_go_to_the_answer_box(server_url):
-    metadata, thread_id = await waiting_thread(server_url, "hi_clarify", "go")
-    app = make_app(server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_waiting(pilot, metadata, thread_id)
+    async with waiting_app(server_url, "hi_clarify", "go") as (app, pilot):
         dialog = await ask(pilot)
         await pilot.press("tab")
         assert dialog.focused is dialog.query_one("#human-input-submit")
@@ -136,11 +143,7 @@ async def test_enter_with_nothing_chosen_sends_nothing_then_an_arrow_chooses(ser
 
 
 async def test_tool_calls_start_undecided_and_enter_goes_to_the_first_without_a_decision(server_url):
-    metadata, thread_id = await waiting_thread(server_url, "hi_hitl", "go")
-    app = make_app(server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_waiting(pilot, metadata, thread_id)
+    async with waiting_app(server_url, "hi_hitl", "go") as (app, pilot):
         dialog = await ask(pilot)
         pickers = list(dialog.query(DecisionPicker))
         assert [p.value for p in pickers] == [None, None]
@@ -160,11 +163,7 @@ async def test_tool_calls_start_undecided_and_enter_goes_to_the_first_without_a_
 
 
 async def test_shift_a_approves_every_tool_call_and_enter_sends(server_url):
-    metadata, thread_id = await waiting_thread(server_url, "hi_hitl", "go")
-    app = make_app(server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_waiting(pilot, metadata, thread_id)
+    async with waiting_app(server_url, "hi_hitl", "go") as (app, pilot):
         dialog = await ask(pilot)
         await pilot.press("r", "A")  # (A overrides a decision given before it)
         assert [p.value for p in dialog.query(DecisionPicker)] == ["approve", "approve"]
@@ -177,11 +176,7 @@ async def test_shift_a_approves_every_tool_call_and_enter_sends(server_url):
 
 
 async def test_a_and_enter_approve_the_demo_agents_one_tool_call(server_url):
-    metadata, thread_id = await waiting_thread(server_url, "agent", "delete the old draft")
-    app = make_app(server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_waiting(pilot, metadata, thread_id)
+    async with waiting_app(server_url, "agent", "delete the old draft") as (app, pilot):
         dialog = await ask(pilot)
         assert dialog.query_one(DecisionPicker).value is None
         await pilot.press("enter")  # one enter alone approves nothing
@@ -218,11 +213,7 @@ async def test_refresh_and_rename_do_not_open_the_question(server_url):
 
 
 async def test_escape_keeps_the_typed_answer_and_a_brings_it_back(server_url):
-    metadata, thread_id = await waiting_thread(server_url, "hi_deerflow", "deploy")
-    app = make_app(server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_waiting(pilot, metadata, thread_id)
+    async with waiting_app(server_url, "hi_deerflow", "deploy") as (app, pilot):
         await ask(pilot)
         await pilot.press(*"staging, but", "escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen), what="left for later")
@@ -234,11 +225,7 @@ async def test_escape_keeps_the_typed_answer_and_a_brings_it_back(server_url):
 
 
 async def test_escape_keeps_the_decisions_of_a_review(server_url):
-    metadata, thread_id = await waiting_thread(server_url, "hi_hitl", "go")
-    app = make_app(server_url, assistant="")
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_waiting(pilot, metadata, thread_id)
+    async with waiting_app(server_url, "hi_hitl", "go") as (app, pilot):
         await ask(pilot)
         await pilot.press("r", "tab", *"not now", "escape")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen), what="left for later")
