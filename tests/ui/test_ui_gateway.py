@@ -4,6 +4,10 @@ explained, never an error."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, ai_texts, make_app, notices, open_tagged, screen_text, tag, wait_for, wait_ready
@@ -29,6 +33,19 @@ def gateway_app(url: str):
 
     app.notify = record
     return app, notes
+
+
+@contextlib.asynccontextmanager
+async def opened_on_gateway(origin: str, graph: str, *texts: str) -> AsyncIterator[tuple[Any, Any, list]]:
+    """The app on the Gateway stand-in at `origin`, a thread of `graph` seeded with `texts`
+    open: (app, pilot, the notifications)."""
+    url = origin + "/api"
+    metadata, thread_id = await seeded_thread(url, graph, *texts)
+    app, notes = gateway_app(url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        yield app, pilot, notes
 
 
 async def seeded_thread(url: str, graph: str, *texts: str) -> tuple[dict, str]:
@@ -67,12 +84,7 @@ async def test_a_reply_streams_on_the_gateway(gateway_origin):
 
 
 async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_origin):
-    url = gateway_origin + "/api"
-    metadata, thread_id = await seeded_thread(url, "be_chat", "one", "two", "three")
-    app, notes = gateway_app(url)
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    async with opened_on_gateway(gateway_origin, "be_chat", "one", "two", "three") as (app, pilot, notes):
         screen = app.screen
         inspector = screen.query_one(Inspector)
         await wait_for(pilot, lambda: len(inspector.timeline.checkpoints) >= 3, what="the history")
@@ -173,12 +185,7 @@ async def test_the_gateway_searches_its_assistants_and_lists_only_keys_that_act(
     from threadbench.ui.screens.crons import CronsScreen
     from threadbench.ui.screens.store import StoreScreen
 
-    url = gateway_origin + "/api"
-    metadata, thread_id = await seeded_thread(url, "be_chat", "one")
-    app, notes = gateway_app(url)
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    async with opened_on_gateway(gateway_origin, "be_chat", "one") as (app, pilot, notes):
         app.screen.thread_list.focus()
         await pilot.press("A")
         await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the assistants")
@@ -265,12 +272,7 @@ async def test_the_count_follows_deletes_and_creates(kind, request):
 async def test_the_events_tab_offers_only_the_modes_the_gateway_streams(gateway_origin):
     from support.driving import screen_lines
 
-    url = gateway_origin + "/api"
-    metadata, thread_id = await seeded_thread(url, "be_chat", "one")
-    app, notes = gateway_app(url)
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    async with opened_on_gateway(gateway_origin, "be_chat", "one") as (app, pilot, notes):
         await pilot.click("#--content-tab-tab-events")
         inspector = app.screen.query_one(Inspector)
         await wait_for(pilot, lambda: inspector.active == "tab-events", what="the Events tab")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from support.driving import TERMINAL, make_app, notices, open_tagged, screen_text, settle, wait_for, wait_ready
-from test_ui_gateway import gateway_app, seeded_thread
+from test_ui_gateway import opened_on_gateway, seeded_thread
 from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.screens.run_options import RunOptionsScreen
 
@@ -49,12 +49,7 @@ async def test_a_mode_sets_the_options_deerflows_ui_sets(server_url):
 
 
 async def test_the_gateways_models_by_name_and_a_model_without_thinking_greys_it_out(gateway_origin):
-    url = gateway_origin + "/api"
-    metadata, thread_id = await seeded_thread(url, "be_chat", "hi")
-    app, _ = gateway_app(url)
-    async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
+    async with opened_on_gateway(gateway_origin, "be_chat", "hi") as (app, pilot, _):
         screen = await open_options(pilot)
         assert "no description · this model does not think" in screen_text(app)
         assert screen.query_one("#option-thinking_enabled").disabled

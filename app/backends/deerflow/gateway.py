@@ -50,7 +50,7 @@ from ...models import (
 from ..base import BackendError, Conflict, Invalid, NotFound
 from ..langgraph.client import LangGraphBackend
 from ..langgraph.connection import is_uuid
-from ..langgraph.mapping import thread_from_dict
+from ..langgraph.mapping import asks_clarification, thread_from_dict
 from ..session_auth import origin_of
 from . import GATEWAY_SERVICE
 
@@ -147,7 +147,7 @@ class GatewayBackend(LangGraphBackend):
                 last = state.messages[-1] if state.messages else None
                 if len(self._asking) >= ASKING_KEPT:
                     self._asking.clear()
-                self._asking[key] = last is not None and last.type == "tool" and last.name == "ask_clarification"
+                self._asking[key] = last is not None and asks_clarification(last.type, last.name)
             return thread.thread_id, self._asking[key]
 
         found = await asyncio.gather(*(read(thread) for thread in threads))

@@ -376,6 +376,12 @@ def _title_from_extracted(extracted: dict[str, Any], metadata: dict[str, Any]) -
     return thread_title({"title": extracted.get("title"), "messages": []}, metadata) or one_line(first)
 
 
+def asks_clarification(kind: str, name: object) -> bool:
+    """Whether a thread's newest message, of this type and name, is a DeerFlow clarification:
+    the run ended on it, and the thread waits for a person while idle."""
+    return kind == "tool" and name == "ask_clarification"
+
+
 def thread_from_dict(d: Any) -> ThreadSummary:
     """A thread-list row from a thread dict (with `values`, or with `extracted` from a
     search that used TITLE_EXTRACT)."""
@@ -409,7 +415,7 @@ def thread_from_dict(d: Any) -> ThreadSummary:
         assistant_id=_str(metadata.get("assistant_id")),
         has_title_channel=has_title,
         interrupts=interrupts_from_thread(d),
-        asking=message_type(last.get("type")) == "tool" and last.get("name") == "ask_clarification",
+        asking=asks_clarification(message_type(last.get("type")), last.get("name")),
     )
 
 

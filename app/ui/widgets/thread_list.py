@@ -185,11 +185,8 @@ class ThreadList(OptionList):
 
     def refresh_ages(self) -> None:
         """Draw again the rows on screen whose age changed (a row is two lines or more)."""
-        top = self._top_row()
-        if top is None:
-            return
         now = self.clock()
-        for index in range(top, min(len(self.threads), top + self.size.height // 2 + 1)):
+        for index in self._on_screen():
             row = self._row(self.threads[index], now)
             prompt = self.get_option_at_index(index).prompt
             if not isinstance(prompt, Content) or prompt.plain != row.plain:
@@ -262,10 +259,14 @@ class ThreadList(OptionList):
         lines = self._lines if self.option_count else []
         return lines[min(int(self.scroll_y), len(lines) - 1)][0] if lines else None
 
+    def _on_screen(self) -> range:
+        """The indexes of the rows on screen (a row is two lines or more)."""
+        top = self._top_row()
+        return range(0) if top is None else range(top, min(len(self.threads), top + self.size.height // 2 + 1))
+
     def visible_threads(self) -> list[ThreadSummary]:
-        """The rows on screen (and a screen's worth below, for a row of two lines)."""
-        top = self._top_row() or 0
-        return self.threads[top : top + self.size.height]
+        """The rows on screen."""
+        return [self.threads[index] for index in self._on_screen()]
 
     @property
     def poll_offset(self) -> int:
