@@ -23,13 +23,11 @@ from rich.text import Text
 from textual import events, work
 from textual._time import get_time
 from textual.app import App, InvalidThemeError
-from textual.await_remove import AwaitRemove
 from textual.binding import Binding
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.theme import Theme
-from textual.widget import Widget
 from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
 
 from ..config import Settings
@@ -45,10 +43,8 @@ from .editor import EditorError, edit_in_editor
 from .kept_screens import KeptScreens
 from .key_order import KeysInOrder
 from .shell import ShellScreen, load_main_screen, main_screen_loaded
-from .teardown import Teardown
 from .text import clean, one_line, relative_time
 from .textual_caches import lazy_strip_caches, styles_by_colour
-from .textual_leftovers import empty_replaced_leftovers
 from .textual_timer import steady_frames
 
 if TYPE_CHECKING:  # (imported where used: they load behind the first frame, see shell.py)
@@ -204,9 +200,7 @@ class ThreadbenchApp(App[None]):
         self.collector = Collector()
         lazy_strip_caches()
         styles_by_colour()
-        empty_replaced_leftovers()
         steady_frames()
-        self.teardown = Teardown(self)
         self.kept_screens = KeptScreens(self, {})
         """The kept dialogs (their modules load behind the first frame: see _main_screen_loaded)."""
         self.keymap: dict[str, str] = dict(settings.keymap)
@@ -216,11 +210,6 @@ class ThreadbenchApp(App[None]):
             settings.debug,
             secrets=[settings.effective_api_key() or "", settings.effective_password() or ""],
         )
-
-    def _prune(self, *nodes: Widget, parent: DOMNode | None = None) -> AwaitRemove:
-        """Textual's removal of `nodes`; they are taken apart once it is done with them (teardown.py)."""
-        self.teardown.removing(nodes)
-        return super()._prune(*nodes, parent=parent)
 
     def get_theme(self, theme_name: str) -> Theme | None:
         """Textual's, without copying the dict of every theme twice per call: it is called
@@ -485,8 +474,7 @@ class ThreadbenchApp(App[None]):
     def _handle_exception(self, error: Exception) -> None:
         # A worker whose widget is being taken down (the app quitting, a screen closed) may
         # still get its answer, and fail on the removed widgets it was for: that is no error.
-        # Textual stops such workers only after the widgets are gone, and stopping them
-        # earlier is worse (see uninterrupted.py).
+        # Textual stops such workers only after the widgets are gone.
         if isinstance(error, WorkerFailed):
             with contextlib.suppress(NoActiveWorker):
                 if not get_current_worker().node.is_running:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 from threadbench.embedded.demo.script import long_markdown, rich_markdown
-from threadbench.ui.widgets.markdown_blocks import BLOCK_CHARS, BlockSplitter, split_blocks
+from threadbench.ui.widgets.markdown_stream import BLOCK_CHARS, BlockSplitter, split_blocks
 
 LONG = "x" * (BLOCK_CHARS + 10)
 

@@ -39,6 +39,7 @@ from ..screens.message_log import MessageLogScreen
 from ..screens.pick_graph import PickGraphScreen
 from ..screens.run_options import RunOptionsScreen
 from ..text import clean, one_line
+from ..widgets.chat_find import ChatFind
 from ..widgets.chat_log import ChatLog
 from ..widgets.composer import Composer
 from ..widgets.run_status import RunStatus
@@ -70,6 +71,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     def compose(self) -> ComposeResult:
         yield Static(id="chat-header")
         yield ChatLog(id="chat-log")
+        yield ChatFind(id="chat-find")
         with Horizontal(id="status-row"):
             yield RunStatus(id="run-status")
             if self._status_extra is not None:
@@ -83,6 +85,25 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     def on_mount(self) -> None:
         self.query_one("#chat-header", Static).update(Content.styled(NO_THREAD, "dim"))
+
+    # -- finding in the thread ---------------------------------------------------------------------
+
+    def on_chat_log_find_requested(self, event: ChatLog.FindRequested) -> None:
+        self.query_one(ChatFind).open()
+
+    def on_chat_find_changed(self, event: ChatFind.Changed) -> None:
+        count = self.chat.find(event.query)
+        self.query_one(ChatFind).show_count(0, count)
+
+    def on_chat_find_step(self, event: ChatFind.Step) -> None:
+        self.chat.action_find_next(event.step)
+
+    def on_chat_log_find_moved(self, event: ChatLog.FindMoved) -> None:
+        self.query_one(ChatFind).show_count(event.current, event.count)
+
+    def on_chat_find_closed(self, event: ChatFind.Closed) -> None:
+        self.chat.find("")
+        self.chat.focus()
 
     @property
     def chat(self) -> ChatLog:
@@ -345,7 +366,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         if graphs and not gone(self) and not app.graphs_complete:
             app.graphs, app.graphs_complete = graphs, complete
             self.show_run_options()
-            if self.thread_id is None and self.chat.query(".chat-welcome"):
+            if self.thread_id is None and self.chat.shows_welcome:
                 await self.welcome()  # it can now say where a first message goes
 
     # -- answering the agent -----------------------------------------------------------------------

@@ -53,7 +53,6 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
     from ..widgets.decision_picker import DecisionPicker
-    from ..widgets.fold import Fold
     from ..widgets.state_tree import StateTree, TextViewScreen
     from ..widgets.thread_list import ThreadList
     from ..widgets.timeline import Timeline
@@ -86,7 +85,6 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Main screen", owners.get("Main screen"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
-        ("Tool call/result", Fold, False),
         ("Composer", Composer, False),
         ("State tree", StateTree, True),
         ("State filter", owners.get("State filter"), False),

@@ -1,6 +1,6 @@
 """One fork of a fan-out (#fanout-<n>): its run options, its status, and its reply as it streams.
 
-The reply is one ChatMarkdown (tables drawn as in the chat) fed through Textual's
+The reply is one of Textual's Markdown widgets, fed through Textual's
 MarkdownStream (`append`), never replaced whole per token. The column never calls the
 server: FanOutScreen runs the fork and calls `set_status`, `append`, `finish`.
 """
@@ -15,7 +15,6 @@ from textual.widgets.markdown import MarkdownStream
 
 from ...models import ThreadState
 from ..text import clean
-from .markdown_blocks import ChatMarkdown
 
 STATUS_STYLES = {
     "queued": "$text-muted",
@@ -46,7 +45,7 @@ class FanOutColumn(Vertical, can_focus=True):
         )
         yield Static(classes="fanout-status")
         with VerticalScroll(classes="fanout-body"):
-            yield ChatMarkdown(classes="fanout-reply")
+            yield Markdown(classes="fanout-reply")
 
     def on_mount(self) -> None:
         self.set_status("queued", "")

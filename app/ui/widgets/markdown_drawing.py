@@ -1,60 +1,81 @@
-"""A finished Markdown text drawn whole by one widget, when it is made only of paragraphs,
-headings, rules, lists of text and tables.
+"""Markdown drawn into lines of Content, as Textual's Markdown widget draws its blocks.
 
-A message Textual builds as widgets is a Markdown, a widget per paragraph, heading and list,
-and the widgets inside those: a screen of older messages mounted ahead of a scroll was some
-forty widgets, each styled, mounted and laid out on every frame after (bench/long_thread.py).
-Here the text is read from markdown-it's tokens, no widget made, and drawn into lines of
-Content as Textual's blocks draw it (their margins, the larger of two meeting margins kept,
-the last block's dropped as styles/app.tcss drops them; inline styles, link actions and
-heading styles from the same component classes and theme variables). A text
-with anything else (a code block, which scrolls sideways; a quote; HTML) is left to
-Textual's widgets, as before.
+The chat draws every reply as lines (chat_log.py): the text is read from markdown-it's
+tokens into parts (paragraphs, headings, rules, lists, tables, code blocks, quotes), each
+drawn for a width; parts meet as Textual's blocks do (the larger of two meeting margins
+kept; the last block's bottom margin dropped, as the app's style dropped it). Inline styles,
+links and heading styles come from the chat's component classes (`markdown_css`), which
+name the same theme variables as Textual's blocks. A code block keeps its lines whole
+(the chat scrolls them sideways); it is highlighted as Textual's MarkdownFence highlights.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, field
 
+from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from textual.app import App
 from textual.content import Content, Span
-from textual.css.styles import RulesMap
-from textual.selection import Selection
 from textual.style import Style
-from textual.visual import Visual
-from textual.widget import Widget
 from textual.widgets import Markdown
+from textual.widgets._markdown import MarkdownFence
 
-from .drawn_block import LinesVisual
 from .markdown_list import Item, ListModel, draw_list, symbols_for
-from .markdown_parsing import shared_parser
-from .markdown_table import TableVisual
+from .markdown_table import TableDrawing
 
 HEADING_MARGINS = {1: (2, 1), 2: (2, 1), 3: (1, 1), 4: (1, 1), 5: (1, 1), 6: (1, 1)}
 """(top, bottom) of each heading level, as Textual's MarkdownH1..H6 have them."""
 BLOCK_MARGINS = (0, 1)
 """(top, bottom) of a paragraph, a list and a table."""
-LIGHT_TABLE = "on white 30%"
-"""MarkdownTable's background in a light theme."""
+BOXED_MARGINS = (1, 1)
+"""(top, bottom) of a code block and a quote."""
+QUOTE_BORDER = "▌"
+"""The left edge of a quote (MarkdownBlockQuote's `outer` border)."""
+
+_PARSER = MarkdownIt("gfm-like")
 
 
-class NotDrawn(Exception):
-    """The text holds a block this module does not draw."""
+@dataclass(frozen=True)
+class Look:
+    """What a drawing depends on besides the width: the theme's lightness, ANSI colours."""
+
+    light: bool = False
+    ansi: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A drawn line: its text, the style of its background across the whole width (a code
+    block, a quote, a table in a light theme), and whether it is kept whole (code: the
+    view scrolls it sideways instead of cutting or wrapping it)."""
+
+    content: Content
+    fill: str = ""
+    wide: bool = False
 
 
 @dataclass
-class DrawnPart:
-    """One block of the text: its margins and how it is drawn at a width."""
+class Part:
+    """One block of a text: its margins and how it is drawn at a width."""
 
     top: int
     bottom: int
-    draw: Callable[[int], list[Content]]
-    light_background: str = ""
-    """Its background across the width in a light theme (a table has one)."""
+    draw: Callable[[int, Look], list[Line]]
+    _drawn: dict[tuple[int, Look], list[Line]] = field(default_factory=dict, repr=False)
+
+    def lines(self, width: int, look: Look) -> list[Line]:
+        key = (width, look)
+        drawn = self._drawn.get(key)
+        if drawn is None:
+            self._drawn.clear()  # (one width and look at a time)
+            drawn = self._drawn[key] = self.draw(width, look)
+        return drawn
+
+
+def plain_lines(contents: Sequence[Content], fill: str = "") -> list[Line]:
+    return [Line(content, fill) for content in contents]
 
 
 def inline_content(token: Token) -> Content:
@@ -88,9 +109,9 @@ def inline_content(token: Token) -> Content:
         elif kind in ("em_open", "strong_open", "s_open"):
             opened.append(("." + kind.removesuffix("_open"), position))
         elif kind == "link_open":
-            opened.append((_link(child.attrs.get("href", "")), position))
+            opened.append((link_style(str(child.attrs.get("href", ""))), position))
         elif kind == "image":
-            opened.append((_link(child.attrs.get("src", "")), position))
+            opened.append((link_style(str(child.attrs.get("src", ""))), position))
             add("🖼  ")
             alt = child.attrs.get("alt", "")
             if alt:
@@ -103,42 +124,77 @@ def inline_content(token: Token) -> Content:
     return Content("".join(text), spans=spans)
 
 
-def _link(href: object) -> Style:
-    return Style.from_meta({"@click": f"link({str(href)!r})"})
+def link_style(href: str) -> Style:
+    """A link's cells: a click runs the view's `link` action (which opens it)."""
+    return Style.from_meta({"@click": f"link({href!r})", "link": href})
 
 
-def _paragraph(content: Content) -> DrawnPart:
-    return DrawnPart(*BLOCK_MARGINS, lambda width: content.wrap(width) if content else [Content("")])
+def _paragraph(content: Content, margins: tuple[int, int] = BLOCK_MARGINS) -> Part:
+    return Part(*margins, lambda width, look: plain_lines(content.wrap(width) if content else [Content("")]))
 
 
-def _heading(level: int, content: Content) -> DrawnPart:
+def _heading(level: int, content: Content) -> Part:
     style = f".h{level}"
 
-    def draw(width: int) -> list[Content]:
+    def draw(width: int, look: Look) -> list[Line]:
         lines = content.wrap(width) or [Content("")]
         if level == 1:  # its lines centred as one block, its background across the width (MarkdownH1)
             left = (width - max(line.cell_length for line in lines)) // 2
             lines = [line.pad(left, width - left - line.cell_length) for line in lines]
-        return [line.stylize_before(style) for line in lines]
+        return plain_lines([line.stylize_before(style) for line in lines])
 
-    return DrawnPart(*HEADING_MARGINS[level], draw)
+    return Part(*HEADING_MARGINS[level], draw)
 
 
-def _rule() -> DrawnPart:
+def _rule() -> Part:
     """MarkdownHorizontalRule: its top padding, then its bottom border."""
-    return DrawnPart(0, 1, lambda width: [Content(""), Content.styled("─" * width, ".hr")])
+    return Part(0, 1, lambda width, look: plain_lines([Content(""), Content.styled("─" * width, ".hr")]))
 
 
-def _list(model: ListModel) -> DrawnPart:
-    return DrawnPart(*BLOCK_MARGINS, lambda width: draw_list(model, width, ".bullet"))
+def _list(model: ListModel) -> Part:
+    return Part(*BLOCK_MARGINS, lambda width, look: draw_list(model, width, look))
 
 
-def _table(headers: list[Content], rows: list[list[Content]]) -> DrawnPart:
-    return DrawnPart(*BLOCK_MARGINS, TableVisual(headers, rows).lines, light_background=LIGHT_TABLE)
+def _table(headers: list[Content], rows: list[list[Content]]) -> Part:
+    table = TableDrawing(headers, rows)
+
+    def draw(width: int, look: Look) -> list[Line]:
+        return plain_lines(table.draw(width), "on white 30%" if look.light else "")
+
+    return Part(*BLOCK_MARGINS, draw)
+
+
+def _fence(code: str, language: str) -> Part:
+    """MarkdownFence: a padded block on its own background, its lines never wrapped."""
+
+    def draw(width: int, look: Look) -> list[Line]:
+        highlighted = MarkdownFence.highlight(code.rstrip("\n"), language, ansi=look.ansi, dark=not look.light)
+        fill = ".code-block"
+        blank = Line(Content(""), fill)
+        if look.ansi:  # (MarkdownFence:ansi: no side padding, no background)
+            return [blank, *(Line(line, fill, wide=True) for line in highlighted.split("\n")), blank]
+        return [
+            blank,
+            *(Line(Content.assemble("  ", line, "  "), fill, wide=True) for line in highlighted.split("\n")),
+            blank,
+        ]
+
+    return Part(*BOXED_MARGINS, draw)
+
+
+def _quote(parts: list[Part]) -> Part:
+    """MarkdownBlockQuote: its blocks behind a left edge, on the boost background."""
+
+    def draw(width: int, look: Look) -> list[Line]:
+        edge = Content.styled(QUOTE_BORDER, ".quote-edge")
+        inner = draw_parts(parts, max(1, width - 3), look, last_margin=False)
+        return [Line(Content.assemble(edge, " ", line.content), ".quote") for line in inner]
+
+    return Part(*BOXED_MARGINS, draw)
 
 
 class TokenReader:
-    """Reads markdown-it's block tokens into DrawnParts (NotDrawn for any other block)."""
+    """Reads markdown-it's block tokens into Parts."""
 
     def __init__(self, tokens: Sequence[Token]) -> None:
         self.tokens = tokens
@@ -155,43 +211,58 @@ class TokenReader:
         self.next()
         return inline_content(inline) if inline.type == "inline" else Content("")
 
-    def parts(self) -> list[DrawnPart]:
-        parts: list[DrawnPart] = []
+    def parts(self, until: str = "", paragraph: tuple[int, int] = BLOCK_MARGINS) -> list[Part]:
+        """The parts up to the token `until` (its close read), or to the end."""
+        parts: list[Part] = []
         while self.at < len(self.tokens):
             token = self.next()
             kind = token.type
-            if kind == "paragraph_open":
-                parts.append(_paragraph(self.inline()))
-            elif kind == "heading_open" and token.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-                parts.append(_heading(int(token.tag[1]), self.inline()))
-            elif kind == "hr":
-                parts.append(_rule())
-            elif kind in ("bullet_list_open", "ordered_list_open"):
-                parts.append(_list(self.read_list(token, 0)))
-            elif kind == "table_open":
-                parts.append(_table(*self.read_table()))
-            elif kind != "html_block":  # (Textual shows no HTML)
-                raise NotDrawn(kind)
+            if kind == until:
+                break
+            part = self.part(token, paragraph)
+            if part is not None:
+                parts.append(part)
         return parts
 
+    def part(self, token: Token, paragraph: tuple[int, int]) -> Part | None:
+        kind = token.type
+        if kind == "paragraph_open":
+            return _paragraph(self.inline(), paragraph)
+        if kind == "heading_open":
+            level = int(token.tag[1]) if token.tag[1:].isdigit() else 6
+            return _heading(min(level, 6), self.inline())
+        if kind == "hr":
+            return _rule()
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            return _list(self.read_list(token, 0))
+        if kind == "table_open":
+            return _table(*self.read_table())
+        if kind in ("fence", "code_block"):
+            return _fence(token.content, token.info.split()[0] if token.info.strip() else "")
+        if kind == "blockquote_open":
+            return _quote(self.parts("blockquote_close", (0, 0)))
+        return None  # (Textual shows no HTML)
+
     def read_list(self, opening: Token, depth: int) -> ListModel:
-        """A list whose items hold only paragraphs and lists; `depth`: the bullet lists around it."""
+        """A list; `depth`: the bullet lists around it."""
         closing = opening.type.replace("_open", "_close")
         bullets: list[str] = []
-        items: list[list[Content | ListModel]] = []
+        items: list[list[Content | ListModel | Part]] = []
         while (token := self.next()).type != closing:
             if token.type != "list_item_open":
-                raise NotDrawn(token.type)
+                continue
             ordered = bool(token.info)  # (as Textual tells an ordered item)
             bullets.append(token.info if ordered else Markdown.BULLETS[depth % len(Markdown.BULLETS)])
-            parts: list[Content | ListModel] = []
+            parts: list[Content | ListModel | Part] = []
             while (inner := self.next()).type != "list_item_close":
                 if inner.type == "paragraph_open":
                     parts.append(self.inline())
                 elif inner.type in ("bullet_list_open", "ordered_list_open"):
                     parts.append(self.read_list(inner, depth if ordered else depth + 1))
                 else:
-                    raise NotDrawn(inner.type)
+                    part = self.part(inner, (0, 0))
+                    if part is not None:
+                        parts.append(part)
             items.append(parts)
         symbols = symbols_for(opening.type == "ordered_list_open", bullets)
         return ListModel([Item(symbol, parts) for symbol, parts in zip(symbols, items, strict=True)])
@@ -211,55 +282,53 @@ class TokenReader:
         return headers, [row for row in rows if row]
 
 
-def drawn_parts(text: str) -> list[DrawnPart] | None:
-    """The blocks of `text` to draw, or None if one of them is not drawn here."""
+def parse_parts(text: str) -> list[Part]:
+    """The parts of Markdown `text`."""
     try:
-        return TokenReader(shared_parser().parse(text)).parts()
-    except (NotDrawn, IndexError):
-        return None
+        return TokenReader(_PARSER.parse(text)).parts()
+    except IndexError:  # (a token stream cut short: drawn as text)
+        return [_paragraph(Content(text))]
 
 
-class MarkdownVisual(LinesVisual):
-    def __init__(self, parts: list[DrawnPart], light: bool = False) -> None:
-        super().__init__()
-        self.parts = parts
-        self.light = light
-
-    def draw(self, width: int) -> list[Content]:
-        lines: list[Content] = []
-        below = None  # the bottom margin of the block above
-        for index, part in enumerate(self.parts):
-            top = self._top(index)
-            gap = top if below is None else max(below, top)
-            lines += [Content("")] * gap
-            drawn = part.draw(width)
-            if self.light and part.light_background:
-                drawn = [
-                    Content.assemble(line, " " * (width - line.cell_length)).stylize_before(part.light_background)
-                    for line in drawn
-                ]
-            lines += drawn
-            below = part.bottom
-        return lines
-
-    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
-        return container_width
-
-    def _top(self, index: int) -> int:
-        """A part's top margin. The last has none: styles/app.tcss gives the last block no
-        bottom margin, and Textual sets a whole margin from one side (its other sides 0)."""
-        return 0 if index == len(self.parts) - 1 else self.parts[index].top
-
-    @property
-    def top_margin(self) -> int:
-        return self._top(0) if self.parts else 0
+def draw_parts(parts: Sequence[Part], width: int, look: Look, *, last_margin: bool = False) -> list[Line]:
+    """`parts` drawn one under the other, margins collapsed as Textual's blocks collapse
+    them; the first part's top margin is kept, the last part's bottom margin only if
+    `last_margin` (styles/app.tcss dropped it; Textual sets a whole margin from one side,
+    so the last part has no top margin either)."""
+    lines: list[Line] = []
+    below: int | None = None  # the bottom margin of the part above
+    blank = Line(Content(""))
+    for index, part in enumerate(parts):
+        top = 0 if index == len(parts) - 1 and not last_margin else part.top
+        lines += [blank] * (top if below is None else max(below, top))
+        lines += part.lines(width, look)
+        below = part.bottom
+    if last_margin and below:
+        lines += [blank] * below
+    return lines
 
 
-DRAWN_COMPONENTS = {"em", "strong", "s", "code_inline", "bullet", "hr", "h1", "h2", "h3", "h4", "h5", "h6"}
-"""The component classes a drawing's styles name (each widget class that draws one lists them)."""
+MARKDOWN_COMPONENTS = {
+    "em",
+    "strong",
+    "s",
+    "code_inline",
+    "bullet",
+    "hr",
+    "code-block",
+    "quote",
+    "quote-edge",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+}
+"""The component classes the drawings' styles name."""
 
 
-def drawn_markdown_css(selector: str) -> str:
+def markdown_css(selector: str) -> str:
     """The style of a drawing's components, as Textual's Markdown styles its blocks."""
     headings = "\n".join(
         f"& > .h{n} {{ color: $markdown-h{n}-color; background: $markdown-h{n}-background; "
@@ -268,7 +337,6 @@ def drawn_markdown_css(selector: str) -> str:
     )
     return f"""
     {selector} {{
-        color: $foreground;
         &:dark > .code_inline {{ background: $warning 10%; color: $text-warning 95%; }}
         &:light > .code_inline {{ background: $error 5%; color: $text-error 95%; }}
         &:ansi > .code_inline {{ background: ansi_default; }}
@@ -278,40 +346,12 @@ def drawn_markdown_css(selector: str) -> str:
         &:dark > .bullet {{ color: $text-primary; }}
         &:light > .bullet {{ color: $text-secondary; }}
         & > .hr {{ color: $secondary; }}
+        & > .code-block {{ background: black 10%; color: rgb(210,210,210); }}
+        &:light > .code-block {{ background: white 30%; }}
+        &:ansi > .code-block {{ background: transparent; }}
+        & > .quote {{ background: $boost; }}
+        & > .quote-edge {{ color: $text-primary 50%; }}
+        &:light > .quote-edge {{ color: $text-secondary; }}
         {headings}
     }}
     """
-
-
-class DrawsMarkdown:
-    """Mixin for a widget that shows a MarkdownVisual (first among its bases): drawn again
-    for a change of theme; its text selectable; its links opened when clicked, as a
-    Markdown widget opens them."""
-
-    visual: MarkdownVisual
-    app: App
-
-    def render(self) -> Visual:
-        light = not self.app.current_theme.dark
-        if self.visual.light != light:
-            self.visual = MarkdownVisual(self.visual.parts, light)
-        return self.visual
-
-    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        return self.visual.selected(cast(Widget, self).content_size.width, selection)
-
-    async def action_link(self, href: str) -> None:
-        self.app.open_url(href)
-
-
-class DrawnMarkdown(DrawsMarkdown, Widget):
-    """A finished Markdown text drawn by one widget (`drawn_parts` says if it can be), a
-    block of a message. `source` is the text, as a Markdown's."""
-
-    COMPONENT_CLASSES = DRAWN_COMPONENTS
-    DEFAULT_CSS = "DrawnMarkdown { height: auto; width: 1fr; text-wrap: nowrap; }" + drawn_markdown_css("DrawnMarkdown")
-
-    def __init__(self, source: str, parts: list[DrawnPart]) -> None:
-        super().__init__()
-        self.visual = MarkdownVisual(parts)
-        self.source = source

@@ -1,34 +1,22 @@
-"""A Markdown table in the chat as one widget that draws its grid, not a widget per cell.
+"""A Markdown table drawn as a grid of lines, the way Textual's grid keylines look.
 
-Textual's MarkdownTable mounts a grid container and a Static for every header and cell: a
-reply with a few tables of ten rows is hundreds of widgets, each laid out on every frame
-of a streamed reply (a quarter of the frame's cost in bench/streaming.py). Here the table
-is one widget whose Visual wraps each cell's Content into its column and draws the lines
-around them, the way Textual's grid keylines look; a table that grows while it streams is
-drawn again, not remounted. Columns take their natural width; when the table is too
-wide, the widest columns give way first (their cells wrap) so short columns stay on one
-line. Links in cells still open, and the text can be selected (drawn_block.py).
+Columns take their natural width; when the table is too wide, the widest columns give way
+first (their cells wrap) so short columns stay on one line. Links in cells still open.
 """
 
 from __future__ import annotations
 
 from textual.content import Content
-from textual.css.styles import RulesMap
-from textual.widgets._markdown import MarkdownBlock, MarkdownTable
-
-from .drawn_block import DrawnBlock, LinesVisual
-from .markdown_parsing import let_go
 
 LINE_STYLE = "$foreground 20%"
 HEADER_STYLE = "bold $primary"
 PAD = 1  # blank cells each side of a cell's text
 
 
-class TableVisual(LinesVisual):
+class TableDrawing:
     """Headers and rows of Content drawn as a grid, wrapped to the width it is given."""
 
     def __init__(self, headers: list[Content], rows: list[list[Content]]) -> None:
-        super().__init__()
         self.columns = max([len(headers), *(len(row) for row in rows)])
         blank = Content("")
         self.headers = [*headers, *[blank] * (self.columns - len(headers))]
@@ -100,31 +88,3 @@ class TableVisual(LinesVisual):
             drawn += [rule("├", "┼", "┤"), *row_lines(row, "")]
         drawn.append(rule("└", "┴", "┘"))
         return drawn
-
-    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
-        return sum(self._natural) + self._frame
-
-
-class TableGrid(DrawnBlock):
-    """Draws a ChatTable."""
-
-    visual: TableVisual
-
-
-class ChatTable(MarkdownTable):
-    """Textual's table block (its parsing, its margins), drawn by one TableGrid."""
-
-    def compose(self):
-        if self._blocks:  # (read once: its rows and cells are let go, markdown_parsing.py)
-            self._headers, self._rows = self._get_headers_and_rows()
-            let_go(self._blocks)
-            self._blocks.clear()
-        yield TableGrid(TableVisual(self._headers, self._rows))
-
-    async def _update_from_block(self, block: MarkdownBlock) -> None:
-        """A table that grew while it streams: drawn again."""
-        if isinstance(block, MarkdownTable) and self.is_mounted:
-            self._headers, self._rows = block._get_headers_and_rows()
-            self.query_one(TableGrid).show(TableVisual(self._headers, self._rows))
-            return
-        await super()._update_from_block(block)
