@@ -7,6 +7,8 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
+from threadbench.models import ChatMessage
+from threadbench.ui.widgets.chat_log import ChatLog
 
 APP_CSS = (Path(__file__).parents[2] / "styles" / "app.tcss").read_text()
 
@@ -62,3 +64,38 @@ def assert_same_cells(ours: list[list[tuple]], theirs: list[list[tuple]], width:
     """Row by row, the cells drawn are those expected; a failure names the row and its text."""
     for row, (mine, expected) in enumerate(zip(ours, theirs, strict=True)):
         assert mine == expected, f"row {row} at width {width}: {''.join(c for c, _ in expected)!r}"
+
+
+CHAT_CSS = "ChatLog { scrollbar-size: 0 0; }"
+
+
+class ChatOf(App[None]):
+    CSS = APP_CSS + CHAT_CSS
+
+    def __init__(self, messages: list[ChatMessage]) -> None:
+        super().__init__()
+        self.messages = messages
+
+    def compose(self) -> ComposeResult:
+        yield ChatLog()
+
+    async def on_mount(self) -> None:
+        await self.query_one(ChatLog).show_messages(self.messages)
+
+
+async def screen_cells(app: App, width: int, theme: str, height: int = 90) -> list[list[tuple]]:
+    async with app.run_test(size=(width, height)) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        await pilot.pause()
+        for chat in app.query(ChatLog):
+            chat.scroll_home(animate=False)
+            await pilot.pause()
+        return [
+            [
+                (char, visible(segment.style)[1:] if char == " " else visible(segment.style))
+                for segment in strip
+                for char in segment.text
+            ]
+            for strip in app.screen._compositor.render_strips()
+        ]

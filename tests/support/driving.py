@@ -148,19 +148,21 @@ def press_at_once(app, *keys: str) -> None:
 
 
 def screen_text(app) -> str:
-    """Everything the screen shows, as plain text (what a person reads)."""
+    """Everything the screen shows, as plain text (what a person reads); the chat: what
+    each of its entries says (a reply's Markdown source)."""
     from textual.widgets import Markdown, Static
-    from threadbench.ui.widgets.markdown_drawing import DrawnMarkdown
-    from threadbench.ui.widgets.message_views import DrawnAIMessageView, TextMessageView
+    from threadbench.ui.widgets.chat_log import ChatLog
 
     parts = []
     for widget in app.screen.query("*"):
-        if isinstance(widget, (Markdown, DrawnMarkdown, DrawnAIMessageView)):
+        if isinstance(widget, Markdown):
             parts.append(widget.source)
         elif isinstance(widget, Static):
             parts.append(str(widget.visual) if widget.visual is not None else "")
-        elif isinstance(widget, TextMessageView) and not widget.is_container:  # (drawn by itself)
-            parts.append(str(widget.render()))
+        elif isinstance(widget, ChatLog):
+            parts.append(widget.text())
+            if widget.banner is not None:
+                parts.append(widget.banner.plain)
     return "\n".join(parts)
 
 
@@ -240,12 +242,7 @@ async def send_in_new_thread(pilot, text: str) -> None:
 
 def ai_texts(app) -> list[str]:
     """The text of every AI reply the chat shows."""
-    from threadbench.ui.widgets.message_views import AIMessageView, DrawnAIMessageView
+    from threadbench.ui.widgets.chat_entries import MessageEntry
 
-    texts = []
-    for view in app.screen.query(".message.-ai"):
-        if isinstance(view, DrawnAIMessageView):  # (a finished reply, drawn by itself)
-            texts.append(view.source)
-        elif isinstance(view, AIMessageView):
-            texts.append(view.markdown.text)
-    return texts
+    chat = app.screen.chat
+    return [e.source for e in chat.entries if isinstance(e, MessageEntry) and e.kind == "ai" and chat.shown(e)]

@@ -17,7 +17,7 @@ class Host(App):
 
 def said(chat: ChatLog) -> list[str]:
     """The messages as the chat shows them, top to bottom."""
-    return [view.message.text or view.markdown.text for view in chat.query("MessageView")]
+    return [entry.source for entry in chat.entries]
 
 
 async def test_a_joined_runs_input_is_shown_before_its_reply() -> None:

@@ -28,7 +28,7 @@ DISPLAY_LIMIT = 20_000
 """A message longer than this shows its first DISPLAY_LIMIT characters and a note saying how
 much more there is (drawing a megabyte of text takes seconds). The message keeps all its
 text (y copies it, ctrl+s exports it, v in the state tree shows it)."""
-EDGE = "▌"
+EDGE = "█"
 """A message's left edge (Textual's `thick` border)."""
 
 
@@ -226,7 +226,7 @@ class MessageEntry(Entry):
     def _text_lines(self, text: Content, width: int, edge: str, fill: str) -> list[ChatLine]:
         shown, more = shown_part(text.plain)
         body = text[: len(shown)] if more is not None else text
-        gutter = Content.assemble((EDGE, edge), " ")
+        gutter = Content.assemble((EDGE, edge), " ").stylize_before(fill)  # (its background is the message's)
         lines = [ChatLine(line, gutter, fill) for line in (body.wrap(max(1, width - 3)) or [Content("")])]
         if more is not None:
             lines += [ChatLine(line, gutter, fill) for line in more.wrap(max(1, width - 3))]

@@ -163,7 +163,7 @@ class ChatLog(ScrollView, can_focus=True):
 
     def text(self) -> str:
         """What every entry says (its source: a reply's Markdown), one after the other."""
-        return "\n".join(entry.source for entry in self.entries if self._shown(entry))
+        return "\n".join(entry.source for entry in self.entries if self.shown(entry))
 
     def _reset(self, entries: list[Entry]) -> None:
         self.entries = entries
@@ -355,13 +355,13 @@ class ChatLog(ScrollView, can_focus=True):
 
     # -- heights ----------------------------------------------------------------------------------
 
-    def _shown(self, entry: Entry) -> bool:
+    def shown(self, entry: Entry) -> bool:
         return self.show_hidden or not entry.hidden
 
     def _guess(self, index: int) -> None:
         entry = self.entries[index]
-        self._heights[index] = entry.estimate(self._width or 80) if self._shown(entry) else 0
-        self._known[index] = not self._shown(entry)
+        self._heights[index] = entry.estimate(self._width or 80) if self.shown(entry) else 0
+        self._known[index] = not self.shown(entry)
 
     def _changed(self, index: int = 0) -> None:
         """Entries from `index` on may have changed: measured again, and the view drawn."""
@@ -390,7 +390,7 @@ class ChatLog(ScrollView, can_focus=True):
     def _measure(self, index: int) -> int:
         """Draw entry `index` (if it is not drawn yet); its height changed by how much."""
         entry = self.entries[index]
-        if not self._shown(entry):
+        if not self.shown(entry):
             height = 0
         else:
             height = entry.margin + len(self.lines_of(index))
@@ -513,7 +513,7 @@ class ChatLog(ScrollView, can_focus=True):
         index = self.entry_at(line_no)
         entry = self.entries[index]
         row = line_no - self._tops_now()[index] - entry.margin
-        if row < 0 or not self._shown(entry):
+        if row < 0 or not self.shown(entry):
             return None
         lines = self.lines_of(index)
         if row >= len(lines):
@@ -531,11 +531,9 @@ class ChatLog(ScrollView, can_focus=True):
         strip = self._strips.get(key) if span is None else None
         if strip is not None:
             return strip.apply_offsets(scroll_x, line_no) if line_no >= 0 else strip
-        base = self.visual_style
-        if fill:
-            base = base + self.get_visual_style(fill.lstrip("."), partial=True)
+        gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
+        base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
         rich_base = base.rich_style
-        gutter = self._strip_of(line.gutter, line.gutter.cell_length, base)
         room = max(0, width - line.gutter.cell_length)
         content = line.content
         if cursor:
@@ -618,7 +616,7 @@ class ChatLog(ScrollView, can_focus=True):
         """(line number, target) of the lines that take a key, from content line `start` on."""
         index = self.entry_at(max(0, start))
         while 0 <= index < len(self.entries):
-            if self._shown(self.entries[index]):
+            if self.shown(self.entries[index]):
                 lines = self.lines_of(index)
                 top = self._tops_now()[index] + self.entries[index].margin
                 rows = range(len(lines)) if step > 0 else range(len(lines) - 1, -1, -1)
@@ -702,7 +700,7 @@ class ChatLog(ScrollView, can_focus=True):
         if not self._query:
             return
         for index, entry in enumerate(self.entries):
-            if self._shown(entry):
+            if self.shown(entry):
                 count = _searchable(entry).count(self._query)
                 self._matches += [Match(index, occurrence) for occurrence in range(count)]
 

@@ -159,7 +159,7 @@ def _table(headers: list[Content], rows: list[list[Content]]) -> Part:
     table = TableDrawing(headers, rows)
 
     def draw(width: int, look: Look) -> list[Line]:
-        return plain_lines(table.draw(width), "on white 30%" if look.light else "")
+        return plain_lines(table.draw(width), ".table")
 
     return Part(*BLOCK_MARGINS, draw)
 
@@ -316,6 +316,7 @@ MARKDOWN_COMPONENTS = {
     "bullet",
     "hr",
     "code-block",
+    "table",
     "quote",
     "quote-edge",
     "h1",
@@ -349,6 +350,7 @@ def markdown_css(selector: str) -> str:
         & > .code-block {{ background: black 10%; color: rgb(210,210,210); }}
         &:light > .code-block {{ background: white 30%; }}
         &:ansi > .code-block {{ background: transparent; }}
+        &:light > .table {{ background: white 30%; }}
         & > .quote {{ background: $boost; }}
         & > .quote-edge {{ color: $text-primary 50%; }}
         &:light > .quote-edge {{ color: $text-secondary; }}
