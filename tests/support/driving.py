@@ -246,3 +246,34 @@ def ai_texts(app) -> list[str]:
 
     chat = app.screen.chat
     return [e.source for e in chat.entries if isinstance(e, MessageEntry) and e.kind == "ai" and chat.shown(e)]
+
+
+def shown_messages(app, kind: str | None = None) -> list:
+    """The messages the chat shows (hidden ones only while h shows them), of one type if asked."""
+    from threadbench.ui.widgets.chat_entries import MessageEntry
+
+    chat = app.screen.chat
+    return [
+        entry.message
+        for entry in chat.entries
+        if isinstance(entry, MessageEntry) and chat.shown(entry) and kind in (None, entry.message.type)
+    ]
+
+
+def shown_tool_calls(app) -> list:
+    """The tool calls the chat's replies show (streamed ones too, as far as they came)."""
+    from threadbench.ui.widgets.chat_entries import MessageEntry
+
+    return [
+        call for entry in app.screen.chat.entries if isinstance(entry, MessageEntry) for call, _ in entry.calls.values()
+    ]
+
+
+def chat_notices(app) -> list[str]:
+    """The app's own lines in the chat (joined a run, a run failed, you answered), and the
+    past view's banner."""
+    from threadbench.ui.widgets.chat_entries import Notice
+
+    chat = app.screen.chat
+    found = [entry.text.plain for entry in chat.entries if isinstance(entry, Notice)]
+    return found + ([chat.banner.plain] if chat.banner is not None else [])
