@@ -124,7 +124,7 @@ async def main(args) -> list:
         verdict(
             f"soak: RSS growth over {runs} runs of 1,000 words",
             growth,
-            30.0,
+            10.0,
             unit="MB",
             details=details,
             note=f"{rss_after_first:.0f} -> {rss_end:.0f} MB after the first run; "
@@ -133,13 +133,13 @@ async def main(args) -> list:
         verdict(
             "soak: stall at the end (max)",
             end_max,
-            50.0,
+            start_max,
             note=f"last {ends} runs; the first {ends}: {start_max:.0f} ms",
         ),
         verdict(
             "soak: stall at the end (p99)",
             end_p99,
-            20.0,
+            start_p99,
             note=f"last {ends} runs; the first {ends}: {start_p99:.0f} ms",
         ),
     ]

@@ -76,10 +76,10 @@ async def sdk_run(client, thread_id: str) -> dict:
 
 def reply_text(chat) -> str | None:
     """The text of the reply being streamed (the chat's last message, if it is the AI's)."""
-    from threadbench.ui.widgets.message_views import AIMessageView
+    from threadbench.ui.widgets.chat_entries import MessageEntry
 
-    last = chat.children[-1] if chat.children else None
-    return last.markdown.text if isinstance(last, AIMessageView) else None
+    last = chat.entries[-1] if chat.entries else None
+    return last.source if isinstance(last, MessageEntry) and last.kind == "ai" else None
 
 
 async def app_run(app, probe: Probe, client, tail: str, thread_id: str | None = None) -> dict:
@@ -197,19 +197,22 @@ async def main(args) -> list:
         "three_stall_max_ms_per_run": [r["stall_max"] for r in three_runs],
         "three_app_stream_ms": three_stream,
     }
+    ratios = [app / sdk for app, sdk in zip(app_stream, sdk_stream, strict=True) if sdk]
+    worst = max(range(len(ratios)), key=ratios.__getitem__)  # the worst repetition decides
     stream = ratio_verdict(
         "streaming: last token of 5,000 rich words",
-        median(app_stream),
-        median(sdk_stream),
-        1.05,
+        app_stream[worst],
+        sdk_stream[worst],
+        1.0,
         unit="ms",
         details=details,
-        note=f"end to end {median(app_total) / median(sdk_total):.2f}x (app {median(app_total):.0f} ms, "
+        note=f"worst of {len(ratios)} runs; median {median(app_stream) / median(sdk_stream):.3f}x; end to end "
+        f"{median(app_total) / median(sdk_total):.2f}x (app {median(app_total):.0f} ms, "
         f"sdk {median(sdk_total):.0f} ms); shown {median(after_read):.0f} ms after the app read it",
     )
     runs_note = f"worst of {len(app_runs)} runs"
-    stall = verdict("streaming: event-loop stall (max)", stall_max, 50.0, note=f"p99 {stall_p99:.0f} ms; {runs_note}")
-    stall_p = verdict("streaming: event-loop stall (p99)", stall_p99, 20.0, note=f"all samples of {len(app_runs)} runs")
+    stall = verdict("streaming: event-loop stall (max)", stall_max, 33.0, note=f"p99 {stall_p99:.0f} ms; {runs_note}")
+    stall_p = verdict("streaming: event-loop stall (p99)", stall_p99, 10.0, note=f"all samples of {len(app_runs)} runs")
     three = verdict(
         "streaming, 3 threads at once: stall (max)",
         three_max,
