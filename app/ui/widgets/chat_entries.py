@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 
 from textual.content import Content
 from textual.style import Style
@@ -22,12 +23,13 @@ from ...human_input import response_of
 from ...models import ChatMessage, ToolCall, ToolCallChunk
 from ..text import clean, one_line, plain, pretty_json
 from .markdown_drawing import Line, Look, draw_parts
-from .markdown_stream import MarkdownText, estimate_rows
+from .markdown_stream import MarkdownText
 
 DISPLAY_LIMIT = 20_000
 """A message longer than this shows its first DISPLAY_LIMIT characters and a note saying how
 much more there is (drawing a megabyte of text takes seconds). The message keeps all its
 text (y copies it, ctrl+s exports it, v in the state tree shows it)."""
+NO_GUTTER = Content("")
 EDGE = "█"
 """A message's left edge (Textual's `thick` border)."""
 
@@ -43,6 +45,20 @@ class ChatLine:
     fill: str = ""
     wide: bool = False
     target: str | None = None
+
+
+@cache
+def gutter_of(edge: str, fill: str = "") -> Content:
+    """A message's left edge and the cell after it (one object for each look: the view keeps
+    its rendering by the object)."""
+    gutter = Content.assemble((EDGE, edge), " ")
+    return gutter.stylize_before(fill) if fill else gutter
+
+
+@cache
+def indented(gutter: Content) -> Content:
+    """A gutter and two cells more (an open fold's body)."""
+    return Content.assemble(gutter, "  ")
 
 
 def shown_part(text: str) -> tuple[str, Content | None]:
@@ -90,6 +106,9 @@ class Entry:
         """The keys of its folds."""
         return []
 
+    def forget(self) -> None:
+        """Its drawing was let go (far out of view): let go of what it was drawn from."""
+
     @property
     def source(self) -> str:
         """Its text as given (Markdown for a reply): what `y` copies."""
@@ -106,9 +125,9 @@ class Notice(Entry):
     def lines(self, width: int, look: Look, opened: frozenset[str]) -> list[ChatLine]:
         style = {"error": ".notice-error", "answer": ".notice-answer"}.get(self.kind, ".notice")
         if self.kind == "answer":
-            gutter = Content.assemble((EDGE, ".edge-human"), " ")
+            gutter = gutter_of(".edge-human")
             return [ChatLine(line.stylize_before(style), gutter) for line in self.text.wrap(max(1, width - 3))]
-        return [ChatLine(line.stylize_before(style), Content("")) for line in self.text.wrap(max(1, width))]
+        return [ChatLine(line.stylize_before(style), NO_GUTTER) for line in self.text.wrap(max(1, width))]
 
     @property
     def source(self) -> str:
@@ -123,7 +142,7 @@ def _fold(key: str, title: Content, is_open: bool, width: int, gutter: Content) 
 
 def _fold_body(text: Content, width: int, gutter: Content) -> list[ChatLine]:
     """An open fold's body: a blank line, then its text two cells in, muted."""
-    inner = Content.assemble(gutter, "  ")
+    inner = indented(gutter)
     return [ChatLine(Content(""), gutter)] + [
         ChatLine(line.stylize_before(".tool-text"), inner) for line in text.wrap(max(1, width - 2))
     ]
@@ -145,14 +164,26 @@ class MessageEntry(Entry):
     def __init__(self, message: ChatMessage) -> None:
         self.message = message
         self.key = message.id or f"message-{id(self)}"
-        self.answer = answer_given(message)
+        self.answer = answer_given(message) if message.additional_kwargs else None
         self.hidden = message.hidden and self.answer is None
         self.margin = 0 if self.answer is not None else 1
-        self.markdown: MarkdownText | None = None
         self.reasoning = message.reasoning
-        self.calls: dict[int, tuple[ToolCall, str]] = dict(enumerate((call, "") for call in message.tool_calls))
-        if message.type == "ai":
-            self.markdown = MarkdownText(clean(shown_part(message.text)[0]))
+        self.calls: dict[int, tuple[ToolCall, str]] = {i: (call, "") for i, call in enumerate(message.tool_calls)}
+        self._markdown: MarkdownText | None = None
+        self.live = False
+        """It streams: its text is what came so far (replace() gives it the stored one)."""
+
+    @property
+    def markdown(self) -> MarkdownText:
+        """A reply's text as Markdown blocks (made when first drawn: a thread of thousands
+        opens without reading them)."""
+        if self._markdown is None:
+            self._markdown = MarkdownText(clean(shown_part(self.message.text)[0]))
+        return self._markdown
+
+    def forget(self) -> None:
+        if not self.live:  # (a streamed reply holds its text only there until it is stored)
+            self._markdown = None
 
     @property
     def kind(self) -> str:
@@ -160,12 +191,12 @@ class MessageEntry(Entry):
 
     @property
     def source(self) -> str:
-        return self.markdown.text if self.markdown is not None else self.message.text
+        return self._markdown.text if self._markdown is not None else self.message.text
 
     # -- a reply as it streams -------------------------------------------------------------------
 
     def append_text(self, fragment: str) -> None:
-        assert self.markdown is not None
+        self.live = True
         self.markdown.append(clean(fragment))
         self.version += 1
 
@@ -184,9 +215,10 @@ class MessageEntry(Entry):
     def replace(self, message: ChatMessage) -> None:
         """The message as stored (a finished reply): its text drawn again only if it differs."""
         self.message = message
+        self.live = False
         self.key = message.id or self.key
-        if self.markdown is not None and self.markdown.text != clean(shown_part(message.text)[0]):
-            self.markdown = MarkdownText(clean(shown_part(message.text)[0]))
+        if self._markdown is not None and self._markdown.text != clean(shown_part(message.text)[0]):
+            self._markdown = None  # (drawn again from the stored text)
         self.reasoning = message.reasoning or self.reasoning
         if message.tool_calls:
             self.calls = dict(enumerate((call, "") for call in message.tool_calls))
@@ -200,17 +232,13 @@ class MessageEntry(Entry):
         return keys + ([f"{self.key}:result"] if self.kind == "tool" else [])
 
     def estimate(self, width: int) -> int:
-        if self.kind == "ai" and self.markdown is not None and self.markdown.text.strip():
-            text_rows = estimate_rows(self.markdown.text, max(10, width - 2))
-        elif self.kind in ("human", "system", "other") or self.answer is not None:
-            text_rows = estimate_rows(self.message.text, max(10, width - 3))
-        else:
-            text_rows = 0
-        return self.margin + text_rows + len(self.calls) + bool(self.reasoning) + (self.kind == "tool")
+        text = self.source if self.kind != "tool" else ""
+        rows = len(text) // max(10, width - 3) + text.count("\n") // 2 + 1 if text.strip() else 0
+        return self.margin + rows + len(self.calls) + bool(self.reasoning) + (self.kind == "tool")
 
     def lines(self, width: int, look: Look, opened: frozenset[str]) -> list[ChatLine]:
         if self.answer is not None:
-            gutter = Content.assemble((EDGE, ".edge-human"), " ")
+            gutter = gutter_of(".edge-human")
             text = Content.assemble(("You answered: ", "bold $accent"), plain(self.answer))
             return [ChatLine(line, gutter) for line in text.wrap(max(1, width - 3))]
         kind = self.kind
@@ -226,14 +254,14 @@ class MessageEntry(Entry):
     def _text_lines(self, text: Content, width: int, edge: str, fill: str) -> list[ChatLine]:
         shown, more = shown_part(text.plain)
         body = text[: len(shown)] if more is not None else text
-        gutter = Content.assemble((EDGE, edge), " ").stylize_before(fill)  # (its background is the message's)
+        gutter = gutter_of(edge, fill)  # (its background is the message's)
         lines = [ChatLine(line, gutter, fill) for line in (body.wrap(max(1, width - 3)) or [Content("")])]
         if more is not None:
             lines += [ChatLine(line, gutter, fill) for line in more.wrap(max(1, width - 3))]
         return lines
 
     def _reply_lines(self, width: int, look: Look, opened: frozenset[str]) -> list[ChatLine]:
-        gutter = Content.assemble((EDGE, ".edge-ai"), " ")
+        gutter = gutter_of(".edge-ai")
         inner = max(1, width - 2)
         lines: list[ChatLine] = []
         if self.reasoning:
@@ -241,7 +269,7 @@ class MessageEntry(Entry):
             lines.append(_fold(key, Content.styled("thinking", "italic"), key in opened, inner, gutter))
             if key in opened:
                 lines += _fold_body(plain(self.reasoning), inner, gutter)
-        if self.markdown is not None and self.markdown.text:
+        if self.source:
             lines += [_chat_line(line, gutter) for line in draw_parts(self.markdown.parts(), inner, look)]
             more = shown_part(self.message.text)[1]
             if more is not None:
@@ -258,7 +286,7 @@ class MessageEntry(Entry):
     def _result_lines(self, width: int, opened: frozenset[str]) -> list[ChatLine]:
         message = self.message
         error = message.is_error
-        gutter = Content.assemble((EDGE, ".edge-error" if error else ".edge-other"), " ")
+        gutter = gutter_of(".edge-error" if error else ".edge-other")
         title = Content.assemble(
             ("tool error " if error else "tool result ", "bold $error" if error else "dim"),
             (clean(message.name), "bold"),

@@ -38,9 +38,9 @@ from ...models import ChatMessage, RunEvent, ToolCallChunk
 from .chat_entries import ChatLine, Entry, MessageEntry, Notice
 from .markdown_drawing import MARKDOWN_COMPONENTS, Look, markdown_css
 
-LINE_BUDGET = 20_000
+LINE_BUDGET = 4_000
 """Drawn lines kept for entries out of view (their heights are kept whatever happens)."""
-STRIPS = 4_000
+STRIPS = 1_000
 """Rendered lines kept."""
 REPEAT_SECONDS = 0.15
 """pageup or pagedown again within this long is a held key..."""
@@ -129,10 +129,11 @@ class ChatLog(ScrollView, can_focus=True):
         self._known: list[bool] = []
         self._tops: list[int] = [0]  # where each entry starts; the last: the total
         self._stale_from = 0  # _tops are right up to this entry
-        self._drawn: OrderedDict[int, tuple[tuple, list[ChatLine]]] = OrderedDict()  # id(entry) ->
+        self._drawn: OrderedDict[int, tuple[tuple, list[ChatLine], Entry]] = OrderedDict()  # id(entry) ->
         self._drawn_lines = 0
         self._wide = 0  # the widest code line drawn (the view scrolls sideways that far)
         self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS)
+        self._gutters: dict[Content, Strip] = {}  # (a handful: chat_entries.gutter_of)
         self._width = 0
         self._look = Look()
         self.opened: set[str] = set()
@@ -416,11 +417,12 @@ class ChatLog(ScrollView, can_focus=True):
         for line in lines:
             if line.wide:
                 self._wide = max(self._wide, line.gutter.cell_length + line.content.cell_length)
-        self._drawn[id(entry)] = (signature, lines)
+        self._drawn[id(entry)] = (signature, lines, entry)
         self._drawn_lines += len(lines)
         while self._drawn_lines > LINE_BUDGET and len(self._drawn) > 1:
-            _, (_, dropped) = self._drawn.popitem(last=False)
+            _, (_, dropped, owner) = self._drawn.popitem(last=False)
             self._drawn_lines -= len(dropped)
+            owner.forget()
         return lines
 
     @property
@@ -445,13 +447,13 @@ class ChatLog(ScrollView, can_focus=True):
                     covered += self._heights[index]
                     index -= 1
                 self._update_size()
-                self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+                self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
                 return
             top = round(self.scroll_y)
             anchor = self.entry_at(top)
             offset = top - self._tops_now()[anchor]
-            index = self.entry_at(max(0, top - height))
-            y, end = self._tops_now()[index], top + 2 * height
+            index = anchor
+            y, end = self._tops_now()[index], top + height
             while index < len(self.entries) and y < end:
                 if not self._known[index]:
                     self._measure(index)
@@ -460,7 +462,7 @@ class ChatLog(ScrollView, can_focus=True):
             self._update_size()
             wanted = self._tops_now()[anchor] + min(offset, max(0, self._heights[anchor] - 1))
             if wanted != top:
-                self.scroll_to(y=wanted, animate=False, immediate=True)
+                self.scroll_to(y=wanted, animate=False, immediate=True, force=True)
         finally:
             self._settling = False
 
@@ -481,6 +483,7 @@ class ChatLog(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._gutters.clear()
         look = Look(light=not self.app.current_theme.dark, ansi=self.app.native_ansi_color)
         self._strips.clear()
         if look != self._look:
@@ -531,7 +534,10 @@ class ChatLog(ScrollView, can_focus=True):
         strip = self._strips.get(key) if span is None else None
         if strip is not None:
             return strip.apply_offsets(scroll_x, line_no) if line_no >= 0 else strip
-        gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
+        gutter = self._gutters.get(line.gutter)
+        if gutter is None:
+            gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
+            self._gutters[line.gutter] = gutter
         base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
         rich_base = base.rich_style
         room = max(0, width - line.gutter.cell_length)
@@ -582,18 +588,18 @@ class ChatLog(ScrollView, can_focus=True):
 
     def action_scroll_home(self) -> None:
         self._following = False
-        self.scroll_to(y=0, animate=False, immediate=True)
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
 
     def action_scroll_end(self) -> None:
         self._following = True
         self._settle()
-        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
 
     def action_page_up(self) -> None:
-        self.scroll_to(y=max(0, self.scroll_y - self._page()), animate=False, immediate=True)
+        self.scroll_to(y=max(0, self.scroll_y - self._page()), animate=False, immediate=True, force=True)
 
     def action_page_down(self) -> None:
-        self.scroll_to(y=min(self.max_scroll_y, self.scroll_y + self._page()), animate=False, immediate=True)
+        self.scroll_to(y=self.scroll_y + self._page(), animate=False, immediate=True, force=True)
 
     def _page(self) -> int:
         """A page: the view's height; more while the key is held (it comes again at once)."""
@@ -655,7 +661,7 @@ class ChatLog(ScrollView, can_focus=True):
         top, height = round(self.scroll_y), self.size.height - self._banner_rows
         if line_no < top or line_no >= top + height:
             self._following = False
-            self.scroll_to(y=max(0, line_no - height // 3), animate=False, immediate=True)
+            self.scroll_to(y=max(0, line_no - height // 3), animate=False, immediate=True, force=True)
 
     def action_activate(self) -> None:
         if self._cursor_line() is not None and self.cursor is not None:

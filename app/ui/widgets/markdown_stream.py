@@ -50,20 +50,6 @@ class MarkdownText:
         return every
 
 
-def estimate_rows(text: str, width: int) -> int:
-    """About how many rows Markdown `text` takes at `width` (blank lines become margins)."""
-    width = max(10, width - 2)
-    rows, blank = 0, True
-    for line in text.splitlines():
-        if not line.strip():
-            rows += 0 if blank else 1
-            blank = True
-            continue
-        blank = False
-        rows += -(-len(line) // width)
-    return max(1, rows)
-
-
 class BlockSplitter:
     """Finds, in text that arrives in pieces, where `split_blocks` cuts it into blocks.
 
