@@ -170,15 +170,37 @@ def test_main_screen_empty_result(seeded, snap_compare):
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
 
-def test_long_thread_scrolled_to_the_top_window(seeded, snap_compare):
+def test_long_thread_scrolled_to_the_top(seeded, snap_compare):
     async def run_before(pilot):
         await open_thread(pilot, LONG_THREAD)
         chat = pilot.app.screen.query_one(ChatLog)
         chat.focus()
         await settle(pilot)
-        await chat.load_older()  # one page older than the newest window
+        await pilot.press("pageup", "home")
         await settle(pilot)
-        chat.scroll_home(animate=False)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_find_in_the_thread(seeded, snap_compare):
+    """ctrl+f in the chat: every match marked, the current one scrolled to, "2 of N"."""
+
+    async def run_before(pilot):
+        await open_thread(pilot, TOOLS_THREAD)
+        pilot.app.screen.query_one(ChatLog).focus()
+        await settle(pilot)
+        await pilot.press("ctrl+f", *"the", "enter", "enter")
+        await settle(pilot)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_an_open_tool_call_with_the_cursor_on_it(seeded, snap_compare):
+    async def run_before(pilot):
+        await open_thread(pilot, TOOLS_THREAD)
+        pilot.app.screen.query_one(ChatLog).focus()
+        await settle(pilot)
+        await pilot.press("tab", "enter")
         await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

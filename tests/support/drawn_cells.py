@@ -66,7 +66,7 @@ def assert_same_cells(ours: list[list[tuple]], theirs: list[list[tuple]], width:
         assert mine == expected, f"row {row} at width {width}: {''.join(c for c, _ in expected)!r}"
 
 
-CHAT_CSS = "ChatLog { scrollbar-size: 0 0; }"
+CHAT_CSS = "ChatLog { scrollbar-size: 0 0; height: auto; }"
 
 
 class ChatOf(App[None]):

@@ -9,7 +9,8 @@ import pytest
 from support.drawn_cells import ChatOf, InAMessage, assert_same_cells, screen_cells
 from textual.widgets import Markdown
 from threadbench.models import ChatMessage
-from threadbench.ui.widgets.markdown_drawing import Look, draw_parts, parse_parts
+from threadbench.ui.widgets.drawn_lines import Look
+from threadbench.ui.widgets.markdown_drawing import draw_parts, parse_parts
 
 EVERY_KIND = """# A title long enough to wrap at the narrow width
 

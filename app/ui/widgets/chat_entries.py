@@ -22,7 +22,8 @@ from textual.style import Style
 from ...human_input import response_of
 from ...models import ChatMessage, ToolCall, ToolCallChunk
 from ..text import clean, one_line, plain, pretty_json
-from .markdown_drawing import Line, Look, draw_parts
+from .drawn_lines import Line, Look
+from .markdown_drawing import draw_parts
 from .markdown_stream import MarkdownText
 
 DISPLAY_LIMIT = 20_000
@@ -48,17 +49,11 @@ class ChatLine:
 
 
 @cache
-def gutter_of(edge: str, fill: str = "") -> Content:
-    """A message's left edge and the cell after it (one object for each look: the view keeps
-    its rendering by the object)."""
-    gutter = Content.assemble((EDGE, edge), " ")
+def gutter_of(edge: str, fill: str = "", indent: int = 0) -> Content:
+    """A message's left edge and the cell after it, `indent` cells more (an open fold's body).
+    One object for each look: the view keeps its rendering by the object."""
+    gutter = Content.assemble((EDGE, edge), " " * (1 + indent))
     return gutter.stylize_before(fill) if fill else gutter
-
-
-@cache
-def indented(gutter: Content) -> Content:
-    """A gutter and two cells more (an open fold's body)."""
-    return Content.assemble(gutter, "  ")
 
 
 def shown_part(text: str) -> tuple[str, Content | None]:
@@ -140,9 +135,9 @@ def _fold(key: str, title: Content, is_open: bool, width: int, gutter: Content) 
     return ChatLine(drawn.stylize_before(".fold"), gutter, target=f"fold:{key}")
 
 
-def _fold_body(text: Content, width: int, gutter: Content) -> list[ChatLine]:
+def _fold_body(text: Content, width: int, edge: str) -> list[ChatLine]:
     """An open fold's body: a blank line, then its text two cells in, muted."""
-    inner = indented(gutter)
+    gutter, inner = gutter_of(edge), gutter_of(edge, indent=2)
     return [ChatLine(Content(""), gutter)] + [
         ChatLine(line.stylize_before(".tool-text"), inner) for line in text.wrap(max(1, width - 2))
     ]
@@ -268,7 +263,7 @@ class MessageEntry(Entry):
             key = f"{self.key}:reasoning"
             lines.append(_fold(key, Content.styled("thinking", "italic"), key in opened, inner, gutter))
             if key in opened:
-                lines += _fold_body(plain(self.reasoning), inner, gutter)
+                lines += _fold_body(plain(self.reasoning), inner, ".edge-ai")
         if self.source:
             lines += [_chat_line(line, gutter) for line in draw_parts(self.markdown.parts(), inner, look)]
             more = shown_part(self.message.text)[1]
@@ -278,15 +273,15 @@ class MessageEntry(Entry):
             key = f"{self.key}:call:{index}"
             lines.append(_fold(key, call_title(call), key in opened, inner, gutter))
             if key in opened:
-                lines += _fold_body(
-                    _limited(args_text if args_text and not call.args else pretty_json(call.args)), inner, gutter
-                )
+                args = args_text if args_text and not call.args else pretty_json(call.args)
+                lines += _fold_body(_limited(args), inner, ".edge-ai")
         return lines or [ChatLine(Content(""), gutter)]
 
     def _result_lines(self, width: int, opened: frozenset[str]) -> list[ChatLine]:
         message = self.message
         error = message.is_error
-        gutter = gutter_of(".edge-error" if error else ".edge-other")
+        edge = ".edge-error" if error else ".edge-other"
+        gutter = gutter_of(edge)
         title = Content.assemble(
             ("tool error " if error else "tool result ", "bold $error" if error else "dim"),
             (clean(message.name), "bold"),
@@ -295,7 +290,7 @@ class MessageEntry(Entry):
         key = f"{self.key}:result"
         lines = [_fold(key, title, key in opened, max(1, width - 2), gutter)]
         if key in opened:
-            lines += _fold_body(_limited(message.text), max(1, width - 2), gutter)
+            lines += _fold_body(_limited(message.text), max(1, width - 2), edge)
         return lines
 
 

@@ -23,12 +23,11 @@ class ChatFind(Horizontal):
         display: none;
         background: $panel;
         &.-open { display: block; }
-        & > SafeInput { width: 1fr; height: 1; border: none; padding: 0 1; background: $panel; }
+        & > SafeInput, & > SafeInput:focus { width: 1fr; height: 1; border: none; padding: 0 1; background: $panel; }
         & > #chat-find-count { width: auto; padding: 0 1; color: $text-muted; }
     }
     """
     BINDINGS = [
-        Binding("enter", "step(1)", "Next match", show=False),
         Binding("shift+enter,ctrl+p", "step(-1)", "Previous match", show=False),
         Binding("escape", "close", "Close find", show=False),
     ]
@@ -73,6 +72,7 @@ class ChatFind(Horizontal):
 
     def on_input_submitted(self, event: SafeInput.Submitted) -> None:
         event.stop()
+        self.post_message(self.Step(1))
 
     def action_step(self, step: int) -> None:
         self.post_message(self.Step(step))

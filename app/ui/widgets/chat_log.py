@@ -35,8 +35,9 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from ...models import ChatMessage, RunEvent, ToolCallChunk
-from .chat_entries import ChatLine, Entry, MessageEntry, Notice
-from .markdown_drawing import MARKDOWN_COMPONENTS, Look, markdown_css
+from .chat_entries import NO_GUTTER, ChatLine, Entry, MessageEntry, Notice
+from .drawn_lines import Look
+from .markdown_drawing import MARKDOWN_COMPONENTS, markdown_css
 
 LINE_BUDGET = 4_000
 """Drawn lines kept for entries out of view (their heights are kept whatever happens)."""
@@ -95,8 +96,8 @@ class ChatLog(ScrollView, can_focus=True):
             color: $block-cursor-foreground;
         }
         & > .tool-text { color: $text-muted; }
-        & > .match { background: $warning 40%; }
-        & > .match-current { background: $accent; color: $text; text-style: bold; }
+        & > .match { background: $warning 30%; }
+        & > .match-current { background: $warning; color: $background; text-style: bold; }
         & > .banner { background: $surface; }
     }
     """ + markdown_css("ChatLog")
@@ -133,13 +134,14 @@ class ChatLog(ScrollView, can_focus=True):
         self._drawn_lines = 0
         self._wide = 0  # the widest code line drawn (the view scrolls sideways that far)
         self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS)
-        self._gutters: dict[Content, Strip] = {}  # (a handful: chat_entries.gutter_of)
+        self._gutters: dict[int, Strip] = {}  # id(gutter) -> (a handful, never freed: chat_entries.gutter_of)
         self._width = 0
         self._look = Look()
         self.opened: set[str] = set()
         self.show_hidden = False
         self.cursor: str | None = None  # the target of the line the cursor is on
         self.banner: Content | None = None
+        self._banner_drawn: tuple[tuple[Content | None, int], list[ChatLine]] = ((None, 0), [])
         self._following = True
         self._settling = False
         self._ids: set[str] = set()
@@ -150,6 +152,7 @@ class ChatLog(ScrollView, can_focus=True):
         self._query = ""
         self._matches: list[Match] = []
         self._current = -1
+        self._current_at: tuple[int, int] | None = None  # (content line, column) of the current match
         self._last_page = (0.0, 0)  # when the last page key came, and how many came in a row
 
     # -- what the chat holds --------------------------------------------------------------------
@@ -427,7 +430,23 @@ class ChatLog(ScrollView, can_focus=True):
 
     @property
     def _banner_rows(self) -> int:
-        return 1 if self.banner is not None else 0
+        return len(self._banner_lines())
+
+    def _banner_lines(self) -> list[ChatLine]:
+        """The past view's notice, wrapped to the view (drawn above the scrolled lines)."""
+        if self.banner is None:
+            return []
+        width = max(1, self.size.width)
+        (drawn, drawn_width), _ = self._banner_drawn
+        if drawn is not self.banner or drawn_width != width:
+            self._banner_drawn = ((self.banner, width), [ChatLine(line, NO_GUTTER) for line in self.banner.wrap(width)])
+        return self._banner_drawn[1]
+
+    @property
+    def _top_rows(self) -> int:
+        """Rows of the view above the first line: the banner, and the blank rows that put a
+        thread shorter than the view at its bottom, as a chat is read."""
+        return self._banner_rows + max(0, self.size.height - self._banner_rows - self._tops_now()[-1])
 
     def _settle(self) -> None:
         """Draw the entries in and near the view; where one above the view's top changed
@@ -467,7 +486,8 @@ class ChatLog(ScrollView, can_focus=True):
             self._settling = False
 
     def _update_size(self) -> None:
-        size = Size(max(self._width, self._wide), self._tops_now()[-1] + self._banner_rows)
+        width = self._wide if self._wide > self.size.width else 0  # (sideways only for code wider than the view)
+        size = Size(width, self._tops_now()[-1] + self._banner_rows)
         if size != self.virtual_size:
             self.virtual_size = size
 
@@ -500,14 +520,14 @@ class ChatLog(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        if y < self._banner_rows and self.banner is not None:
-            return self._line_strip(ChatLine(self.banner, Content("")), -1, width, ".banner")
-        line_no = round(self.scroll_y) + y - self._banner_rows
+        if y < self._banner_rows:
+            return self._line_strip(self._banner_lines()[y], -1, width, ".banner")
+        line_no = round(self.scroll_y) + y - self._top_rows
         found = self.line_at(line_no)
         if found is None:
             return Strip.blank(width, self.visual_style.rich_style)
-        entry_index, line = found
-        return self._line_strip(line, line_no, width, entry=entry_index)
+        _, line = found
+        return self._line_strip(line, line_no, width)
 
     def line_at(self, line_no: int) -> tuple[int, ChatLine] | None:
         """The entry and the drawn line at content line `line_no` (None: a margin, or none)."""
@@ -523,21 +543,21 @@ class ChatLog(ScrollView, can_focus=True):
             return None
         return index, lines[row]
 
-    def _line_strip(self, line: ChatLine, line_no: int, width: int, fill: str = "", entry: int = -1) -> Strip:
+    def _line_strip(self, line: ChatLine, line_no: int, width: int, fill: str = "") -> Strip:
         fill = fill or line.fill
         scroll_x = round(self.scroll_x) if line.wide else 0
         selection = self.text_selection
         span = selection.get_span(line_no) if selection is not None and line_no >= 0 else None
-        marks = self._marks(line, entry) if self._query else ()
+        marks = self._marks(line, line_no) if self._query else ()
         cursor = line.target is not None and line.target == self.cursor and self.has_focus
         key = (line, width, scroll_x, cursor, marks)
         strip = self._strips.get(key) if span is None else None
         if strip is not None:
             return strip.apply_offsets(scroll_x, line_no) if line_no >= 0 else strip
-        gutter = self._gutters.get(line.gutter)
+        gutter = self._gutters.get(id(line.gutter))  # (Content compares by its text alone)
         if gutter is None:
             gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
-            self._gutters[line.gutter] = gutter
+            self._gutters[id(line.gutter)] = gutter
         base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
         rich_base = base.rich_style
         room = max(0, width - line.gutter.cell_length)
@@ -681,7 +701,7 @@ class ChatLog(ScrollView, can_focus=True):
         self.app.open_url(href)
 
     def on_click(self, event: events.Click) -> None:
-        line_no = round(self.scroll_y) + event.y - self._banner_rows
+        line_no = round(self.scroll_y) + event.y - self._top_rows
         found = self.line_at(line_no) if event.y >= self._banner_rows else None
         if found is not None and found[1].target is not None and found[1].target.startswith("fold:"):
             event.stop()
@@ -702,7 +722,7 @@ class ChatLog(ScrollView, can_focus=True):
         return len(self._matches)
 
     def _find_again(self) -> None:
-        self._matches, self._current = [], -1
+        self._matches, self._current, self._current_at = [], -1, None
         if not self._query:
             return
         for index, entry in enumerate(self.entries):
@@ -727,34 +747,37 @@ class ChatLog(ScrollView, can_focus=True):
         self._current = (self._current + step) % len(self._matches)
         match = self._matches[self._current]
         entry = self.entries[match.entry]
-        line_no = self._match_line(match)
-        if line_no is None and any(key not in self.opened for key in entry.folds()):
+        self._current_at = self._locate(match)
+        if self._current_at is None and any(key not in self.opened for key in entry.folds()):
             self.opened.update(entry.folds())
             self._changed(match.entry)
-            line_no = self._match_line(match)
+            self._current_at = self._locate(match)
         self._strips.clear()
-        self._show_line(line_no if line_no is not None else self._tops_now()[match.entry])
+        self._show_line(self._current_at[0] if self._current_at is not None else self._tops_now()[match.entry])
         self.refresh()
         self.post_message(self.FindMoved(*self.find_position))
 
-    def _match_line(self, match: Match) -> int | None:
-        """The content line of a match (its entry's nth occurrence among its drawn lines)."""
+    def _locate(self, match: Match) -> tuple[int, int] | None:
+        """(content line, column) of a match: its entry's nth occurrence among its drawn lines
+        (None when the drawing breaks it: a word wrapped, Markdown's marks in the text)."""
         seen = 0
         top = self._tops_now()[match.entry] + self.entries[match.entry].margin
         for row, line in enumerate(self.lines_of(match.entry)):
-            count = line.content.plain.casefold().count(self._query)
-            if seen + count > match.occurrence:
-                return top + row
-            seen += count
+            text = line.content.plain.casefold()
+            start = text.find(self._query)
+            while start >= 0:
+                if seen == match.occurrence:
+                    return top + row, start
+                seen += 1
+                start = text.find(self._query, start + len(self._query))
         return None
 
-    def _marks(self, line: ChatLine, entry: int) -> tuple[tuple[int, int, bool], ...]:
-        """Where `query` is in a line, and whether it is the current match."""
+    def _marks(self, line: ChatLine, line_no: int) -> tuple[tuple[int, int, bool], ...]:
+        """Where the query is in a line, and which is the current match."""
         text = line.content.plain.casefold()
         found, start = [], text.find(self._query)
-        current_entry = self._matches[self._current].entry if self._current >= 0 else -1
         while start >= 0 and self._query:
-            found.append((start, start + len(self._query), entry == current_entry))
+            found.append((start, start + len(self._query), (line_no, start) == self._current_at))
             start = text.find(self._query, start + len(self._query))
         return tuple(found)
 

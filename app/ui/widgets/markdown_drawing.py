@@ -12,8 +12,7 @@ name the same theme variables as Textual's blocks. A code block keeps its lines 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -22,6 +21,7 @@ from textual.style import Style
 from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownFence
 
+from .drawn_lines import Line, Look, Part, plain_lines
 from .markdown_list import Item, ListModel, draw_list, symbols_for
 from .markdown_table import TableDrawing
 
@@ -35,47 +35,6 @@ QUOTE_BORDER = "▌"
 """The left edge of a quote (MarkdownBlockQuote's `outer` border)."""
 
 _PARSER = MarkdownIt("gfm-like")
-
-
-@dataclass(frozen=True)
-class Look:
-    """What a drawing depends on besides the width: the theme's lightness, ANSI colours."""
-
-    light: bool = False
-    ansi: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A drawn line: its text, the style of its background across the whole width (a code
-    block, a quote, a table in a light theme), and whether it is kept whole (code: the
-    view scrolls it sideways instead of cutting or wrapping it)."""
-
-    content: Content
-    fill: str = ""
-    wide: bool = False
-
-
-@dataclass
-class Part:
-    """One block of a text: its margins and how it is drawn at a width."""
-
-    top: int
-    bottom: int
-    draw: Callable[[int, Look], list[Line]]
-    _drawn: dict[tuple[int, Look], list[Line]] = field(default_factory=dict, repr=False)
-
-    def lines(self, width: int, look: Look) -> list[Line]:
-        key = (width, look)
-        drawn = self._drawn.get(key)
-        if drawn is None:
-            self._drawn.clear()  # (one width and look at a time)
-            drawn = self._drawn[key] = self.draw(width, look)
-        return drawn
-
-
-def plain_lines(contents: Sequence[Content], fill: str = "") -> list[Line]:
-    return [Line(content, fill) for content in contents]
 
 
 def inline_content(token: Token) -> Content:

@@ -5,12 +5,10 @@ block, a quote) drawn at the item's width."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-if TYPE_CHECKING:
-    from .markdown_drawing import Line, Look, Part
+from .drawn_lines import Line, Look, Part
 
 ORDERED_SUFFIX = ". "
 
@@ -41,8 +39,6 @@ def symbols_for(ordered: bool, bullets: list[str]) -> list[str]:
 
 
 def draw_list(model: ListModel, width: int, look: Look) -> list[Line]:
-    from .markdown_drawing import Line
-
     lines: list[Line] = []
     for item in model.items:
         hang = len(item.symbol)
