@@ -240,11 +240,21 @@ async def send_in_new_thread(pilot, text: str) -> None:
     await pilot.press(*text, "enter")
 
 
+def _chat(app):
+    """The chat of the screen on top (None under a dialog: it has no chat of its own)."""
+    from threadbench.ui.widgets.chat_log import ChatLog
+
+    found = app.screen.query(ChatLog)
+    return found.first() if found else None
+
+
 def ai_texts(app) -> list[str]:
     """The text of every AI reply the chat shows."""
     from threadbench.ui.widgets.chat_entries import MessageEntry
 
-    chat = app.screen.chat
+    chat = _chat(app)
+    if chat is None:
+        return []
     return [e.source for e in chat.entries if isinstance(e, MessageEntry) and e.kind == "ai" and chat.shown(e)]
 
 
@@ -252,7 +262,9 @@ def shown_messages(app, kind: str | None = None) -> list:
     """The messages the chat shows (hidden ones only while h shows them), of one type if asked."""
     from threadbench.ui.widgets.chat_entries import MessageEntry
 
-    chat = app.screen.chat
+    chat = _chat(app)
+    if chat is None:
+        return []
     return [
         entry.message
         for entry in chat.entries
@@ -264,9 +276,10 @@ def shown_tool_calls(app) -> list:
     """The tool calls the chat's replies show (streamed ones too, as far as they came)."""
     from threadbench.ui.widgets.chat_entries import MessageEntry
 
-    return [
-        call for entry in app.screen.chat.entries if isinstance(entry, MessageEntry) for call, _ in entry.calls.values()
-    ]
+    chat = _chat(app)
+    if chat is None:
+        return []
+    return [call for entry in chat.entries if isinstance(entry, MessageEntry) for call, _ in entry.calls.values()]
 
 
 def chat_notices(app) -> list[str]:
@@ -274,6 +287,8 @@ def chat_notices(app) -> list[str]:
     past view's banner."""
     from threadbench.ui.widgets.chat_entries import Notice
 
-    chat = app.screen.chat
+    chat = _chat(app)
+    if chat is None:
+        return []
     found = [entry.text.plain for entry in chat.entries if isinstance(entry, Notice)]
     return found + ([chat.banner.plain] if chat.banner is not None else [])

@@ -18,6 +18,7 @@ from support.driving import (
     open_tagged,
     screen_text,
     settle,
+    shown_messages,
     tag,
     wait_for,
     wait_ready,
@@ -35,7 +36,6 @@ from threadbench.ui.screens.human_input import HumanInputScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
 from threadbench.ui.screens.run_options import RunOptionsScreen
 from threadbench.ui.widgets.composer import Composer
-from threadbench.ui.widgets.message_views import MessageView
 
 
 async def run_on(url: str, graph: str, text: str, metadata: dict | None = None) -> str:
@@ -75,7 +75,8 @@ async def opened(url: str, metadata: dict, thread_id: str):
 
 
 def human_texts(app) -> list[str]:
-    return [v.message.text for v in app.screen.query(MessageView) if v.message.type == "human" and not v.message.hidden]
+    """What the person's messages say, as the chat shows them (not an answer given)."""
+    return [m.text for m in shown_messages(app, "human") if not m.hidden]
 
 
 # -- finding the graph ---------------------------------------------------------------------------

@@ -29,7 +29,8 @@ import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
 from support.driving import TERMINAL, make_app, notices, press_at_once, screen_lines, settle, wait_for
-from textual.widgets import Input, Markdown, Static, TextArea
+from textual.strip import Strip
+from textual.widgets import Input, Static, TextArea
 from threadbench.thread_filter import parse_filter
 from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.screens.edit_state import EditStateScreen
@@ -38,9 +39,9 @@ from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.screens.prompt import PromptScreen
 from threadbench.ui.screens.run_options import RunOptionsScreen
 from threadbench.ui.text import clean
-from threadbench.ui.widgets import message_views
-from threadbench.ui.widgets.fold import Fold
-from threadbench.ui.widgets.message_views import MessageView, ToolCallView, ToolResultView
+from threadbench.ui.widgets import chat_entries
+from threadbench.ui.widgets.chat_entries import ChatLine, MessageEntry
+from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.state_tree import StateTree, TextViewScreen
 from threadbench.ui.widgets.thread_list import ThreadList
 
@@ -174,6 +175,34 @@ def assert_nothing_raw(app) -> None:
     assert "\x1b" not in svg and "\x07" not in svg and "\x9b" not in svg
 
 
+@dataclass
+class InChat:
+    """A part of the chat: the lines of its entry `index` (of a reply, `part` "text" is what
+    it says, "call" its tool call's fold from the title on; None: all of them)."""
+
+    chat: ChatLog
+    index: int
+    part: str | None = None
+
+    def holds(self, found: tuple[int, ChatLine] | None) -> bool:
+        if found is None or found[0] != self.index:
+            return False
+        lines = self.chat.lines_of(self.index)
+        call = next(
+            (n for n, line in enumerate(lines) if (line.target or "").startswith("fold:") and ":call:" in line.target),
+            len(lines),
+        )
+        part = {"text": lines[:call], "call": lines[call:]}.get(self.part, lines)
+        return any(line is found[1] for line in part)
+
+
+def in_chat(main: MainScreen, message_id: str, part: str | None = None) -> InChat:
+    """The chat's lines of the message `message_id`."""
+    chat = main.query_one("#chat-log", ChatLog)
+    index = next(n for n, e in enumerate(chat.entries) if isinstance(e, MessageEntry) and e.message.id == message_id)
+    return InChat(chat, index, part)
+
+
 def visible_region(app, widget):
     """What is visible of the widget's content (inside its border and padding)."""
     visible = app.screen._compositor.visible_widgets
@@ -182,30 +211,45 @@ def visible_region(app, widget):
     return region.shrink(widget.styles.gutter).intersection(clip)
 
 
-def region_lines(app, widget) -> list[str]:
-    """The rows of the screen `widget` occupies (what is visible of it), as text."""
-    region = visible_region(app, widget)
-    strips = app.screen._compositor.render_strips()
-    return [strips[y].crop(region.x, region.right).text for y in range(region.y, region.bottom)]
+def place_rows(app, place) -> list[tuple[int, int, Strip]]:
+    """The screen rows that show `place` (a widget, or a part of the chat): (y, the x its
+    text starts at, what the row shows there). A chat line's gutter (the message's coloured
+    edge) is left out: a person reads the text after it."""
+    if not isinstance(place, InChat):
+        region = visible_region(app, place)
+        strips = app.screen._compositor.render_strips()
+        return [(y, region.x, strips[y].crop(region.x, region.right)) for y in range(region.y, region.bottom)]
+    rows = []
+    for y, x, strip in place_rows(app, place.chat):
+        # the chat marks the cells of a line's text with its place (Textual's offsets, for selecting)
+        marks = [seg.style.meta["offset"][1] for seg in strip if seg.style and "offset" in seg.style.meta]
+        line_no = marks[-1] if marks else -1
+        found = place.chat.line_at(line_no) if line_no >= 0 else None
+        if place.holds(found):
+            gutter = found[1].gutter.cell_length
+            rows.append((y, x + gutter, strip.crop(gutter, strip.cell_length)))
+    return rows
+
+
+def region_lines(app, place) -> list[str]:
+    """The rows of the screen `place` occupies (what is visible of it), as text."""
+    return [strip.text for _, _, strip in place_rows(app, place)]
 
 
 def squeeze(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def shows(app, widget, expected: str) -> bool:
-    """`expected` is visible in the widget (wrapping and padding aside)."""
-    return squeeze(expected) in squeeze("".join(region_lines(app, widget)))
+def shows(app, place, expected: str) -> bool:
+    """`expected` is visible in the widget or part of the chat (wrapping and padding aside)."""
+    return squeeze(expected) in squeeze("".join(region_lines(app, place)))
 
 
-def links_in(app, widget) -> list[str]:
-    """Links and click actions in the widget's rendering (data must create none)."""
-    region = visible_region(app, widget)
+def links_in(app, place) -> list[str]:
+    """Links and click actions in the place's rendering (data must create none)."""
     found = []
-    for y, strip in enumerate(app.screen._compositor.render_strips()):
-        if not region.y <= y < region.bottom:
-            continue
-        for segment in strip.crop(region.x, region.right):
+    for _, _, strip in place_rows(app, place):
+        for segment in strip:
             style = segment.style
             if style is None:
                 continue
@@ -217,17 +261,16 @@ def links_in(app, widget) -> list[str]:
     return found
 
 
-async def click_text(b: Bench, widget, text: str) -> None:
-    """Click where `text` shows inside the widget."""
-    region = visible_region(b.app, widget)
-    for row, line in enumerate(region_lines(b.app, widget)):
+async def click_text(b: Bench, place, text: str) -> None:
+    """Click where `text` shows inside the widget or part of the chat."""
+    for y, x, strip in place_rows(b.app, place):
+        line = strip.text
         column = line.find(text)
         if column >= 0:
-            x = region.x + cell_len(line[:column]) + 1
-            await b.pilot.click(offset=(x, region.y + row))
+            await b.pilot.click(offset=(x + cell_len(line[:column]) + 1, y))
             await settle(b.pilot)
             return
-    raise AssertionError(f"{text!r} is not on screen in {widget!r}")
+    raise AssertionError(f"{text!r} is not on screen in {place!r}")
 
 
 # -- 1. server text shown literally: 4 payloads x 9 places ----------------------------------------
@@ -271,13 +314,13 @@ def place_widget(main: MainScreen, place: str):
     if place == "header":
         return main.query_one("#chat-header")
     if place == "human":
-        return main.query(".message.-human").first()
+        return in_chat(main, "h1")
     if place == "ai":
-        return main.query(".message.-ai").first()
+        return in_chat(main, "a1", "text")
     if place == "tool-args":
-        return main.query(ToolCallView).first()
+        return in_chat(main, "a1", "call")
     if place == "tool-result":
-        return main.query(ToolResultView).first()
+        return in_chat(main, "t1")
     return main.query_one("#state-tree")
 
 
@@ -295,9 +338,25 @@ def expected_text(place: str, value: str, tag: str) -> str:
     return clean(value)
 
 
-def expand(widget, expanded: bool) -> None:
-    fold = widget if isinstance(widget, Fold) else widget.query_one(Fold)
-    fold.collapsed = not expanded
+async def open_fold(b: Bench, place: InChat, opened: bool) -> None:
+    """Open (or close) the fold of `place` (a tool call, a tool's result) as a person does:
+    tab to its title in the chat, enter."""
+    chat = place.chat
+    target = next(
+        line.target for line in chat.lines_of(place.index) if place.holds((place.index, line)) and line.target
+    )
+    key = target.removeprefix("fold:")
+    for _ in range(12):
+        if (key in chat.opened) == opened:
+            return
+        if not chat.has_focus:
+            chat.focus()
+            await b.pilot.pause()
+        await b.pilot.press("tab")  # (past the last fold the focus moves on, and comes back)
+        if chat.cursor == target:
+            await b.pilot.press("enter")
+            await settle(b.pilot)
+    raise AssertionError(f"tab and enter did not {'open' if opened else 'close'} {key}")
 
 
 LITERAL_PLACES = [
@@ -324,8 +383,7 @@ async def test_server_text_is_shown_literally(b: Bench, kind: str, place: str) -
     assert clean(value) == clean(payload).replace("␀", "\ufffd")
     widget = place_widget(main, place)
     if place in ("tool-args", "tool-result"):
-        expand(widget, True)  # the arguments or the output in full
-        await settle(b.pilot)
+        await open_fold(b, widget, True)  # the arguments or the output in full
     expected = expected_text(place, value, server["metadata"]["m"])
     assert shows(b.app, widget, expected), f"{expected!r} not in {region_lines(b.app, widget)}"
     assert not links_in(b.app, widget)
@@ -333,7 +391,7 @@ async def test_server_text_is_shown_literally(b: Bench, kind: str, place: str) -
         await click_text(b, widget, "[@click=app.quit]")  # clicking it does nothing
         assert_alive(b.app)
     if place in ("tool-args", "tool-result"):
-        expand(widget, False)
+        await open_fold(b, widget, False)
     # The data itself is untouched: the app holds exactly what the server sent.
     state = main.thread_state
     assert state is not None and state.values == server["values"]
@@ -393,8 +451,8 @@ async def test_a_wide_or_rtl_message_shows_whole(b: Bench, script: str) -> None:
         },
     )
     main = b.main
-    assert shows(b.app, main.query(".message.-human").first(), text)
-    assert shows(b.app, main.query(".message.-ai").first(), text)
+    assert shows(b.app, in_chat(main, "h"), text)
+    assert shows(b.app, in_chat(main, "a"), text)
     assert shows(b.app, main.query_one("#state-tree"), text[:6])
     # assert_nothing_raw (after the case) checks every row is exactly the screen's width
 
@@ -544,19 +602,17 @@ async def test_a_1mb_message_opens_and_nothing_is_lost(b: Bench, kind: str) -> N
     )
     main = b.main
     chat = main.query_one("#chat-log")
-    assert shows(b.app, chat, "after the big one")
-    view = next(v for v in main.query(MessageView) if v.message.id == "big")
-    assert view.message.text == text  # the whole text is kept
+    assert shows(b.app, chat, "after the big one"), region_lines(b.app, chat)[-3:]  # opened at its end
+    big = in_chat(main, "big")
+    entry = big.chat.entries[big.index]
+    assert entry.message.text == text  # the whole text is kept
     if kind == "tool":  # a result shows its text when opened
-        expand(view, True)
-        await settle(b.pilot)
-    for widget in view.query("*"):  # no widget lays out the megabyte
-        if isinstance(widget, Markdown):
-            assert len(widget.source) <= message_views.DISPLAY_LIMIT
-        elif isinstance(widget, Static) and widget.visual is not None:
-            assert len(str(widget.visual)) <= message_views.DISPLAY_LIMIT + 200
-    notes = [str(w.visual) for w in view.query(".more-text")]
-    assert notes and f"{len(text):,} in all" in notes[0], "and it says how much more there is"
+        await open_fold(b, big, True)
+    # nothing draws the megabyte: the chat draws its first part...
+    drawn = sum(len(line.content.plain) for line in big.chat.lines_of(big.index))
+    assert 0 < drawn <= chat_entries.DISPLAY_LIMIT + 500
+    # ...and says how much more there is
+    assert shows(b.app, big, f"more characters not shown ({len(text):,} in all)"), region_lines(b.app, big)[-4:]
     tree = main.query_one("#state-tree", StateTree)
     tree.focus()
     messages = next(n for n in tree.root.children if n.data and n.data.path == ("messages",))

@@ -33,7 +33,7 @@ from pathlib import Path
 import httpx
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, screen_lines, wait_for
+from support.driving import TERMINAL, ai_texts, screen_lines, wait_for
 from textual.widgets import Input, Select
 from threadbench.backends.headers import api_key_problem
 from threadbench.config import API_KEY_ENV_VARS, Settings
@@ -174,9 +174,7 @@ async def session(pilot, server_url: str, folders: dict[str, Path], *, send: boo
             timeout=30,
             what="the reply",
         )
-        await wait_for(
-            pilot, lambda: any(v.message.type == "ai" for v in app.screen.query(".message")), what="reply shown"
-        )
+        await wait_for(pilot, lambda: ai_texts(app), what="reply shown")
         shots.take("reply")
     await export(pilot, folders["exports"] / "thread.md")
     await export(pilot, folders["exports"] / "thread.json", json_with_history=True)

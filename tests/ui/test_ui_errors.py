@@ -12,7 +12,17 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import FIXED_NOW, TERMINAL, make_app, notices, screen_text, tag, wait_for, wait_ready
+from support.driving import (
+    FIXED_NOW,
+    TERMINAL,
+    make_app,
+    notices,
+    screen_text,
+    shown_messages,
+    tag,
+    wait_for,
+    wait_ready,
+)
 from textual.widgets import Input, TextArea
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
@@ -154,7 +164,7 @@ async def test_sending_to_a_thread_deleted_elsewhere_keeps_the_message_and_drops
         warning = next(n for n in notices(app, "warning") if "no longer on the server" in n)
         assert "removed from the list" in warning and "Your message is kept" in warning
         assert composer.text == "hello after all"
-        assert not [v for v in screen.query(".message.-human") if v.message.text == "hello after all"]
+        assert "hello after all" not in [m.text for m in shown_messages(app, "human")]
         assert screen.thread_id is None
 
         await pilot.press("enter")  # what the warning says: it goes to a new thread

@@ -10,13 +10,23 @@ from typing import Any
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, ai_texts, make_app, notices, open_tagged, screen_text, tag, wait_for, wait_ready
+from support.driving import (
+    TERMINAL,
+    ai_texts,
+    make_app,
+    notices,
+    open_tagged,
+    screen_text,
+    shown_messages,
+    tag,
+    wait_for,
+    wait_ready,
+)
 from support.long_threads import full_history, turns_and_updates
 from threadbench.models import ThreadState
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
-from threadbench.ui.widgets.message_views import HumanMessageView
 
 pytestmark = pytest.mark.server
 
@@ -76,7 +86,7 @@ async def test_a_reply_streams_on_the_gateway(gateway_origin):
         await wait_for(pilot, lambda: reply in ai_texts(app), what="the streamed reply")
         await wait_for(pilot, lambda: screen.query_one("#run-status").state == "idle", what="the run's end")
         # DeerFlow stores the message under another id: it is shown once, not twice
-        assert [v.message.text for v in screen.query(HumanMessageView)] == ["hello there"]
+        assert [m.text for m in shown_messages(app, "human")] == ["hello there"]
         assert [m.id.endswith("__user") for m in screen.query_one(ChatLog).messages if m.type == "human"] == [True]
         assert ai_texts(app).count(reply) == 1
         assert "1 thread" in str(screen.query_one("#thread-counts").visual)

@@ -13,13 +13,25 @@ from datetime import UTC, datetime
 import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.errors import NotFoundError
-from support.driving import TERMINAL, ai_texts, make_app, notices, screen_text, settle, tag, wait_for, wait_ready
+from support.driving import (
+    TERMINAL,
+    ai_texts,
+    make_app,
+    notices,
+    screen_lines,
+    screen_text,
+    settle,
+    shown_messages,
+    shown_tool_calls,
+    tag,
+    wait_for,
+    wait_ready,
+)
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
 from threadbench.ui.screens.prompt import PromptScreen
 from threadbench.ui.widgets.composer import Composer
-from threadbench.ui.widgets.message_views import ToolCallView
 from threadbench.ui.widgets.thread_list import ThreadList
 
 pytestmark = pytest.mark.server
@@ -88,7 +100,7 @@ async def test_create_a_thread_send_hello_and_read_the_streamed_reply(server_url
         await wait_for(pilot, lambda: any("Hello" in t for t in ai_texts(app)), what="the reply")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
         assert app.screen.query_one(Composer).text == ""
-        assert [v.message.text for v in app.screen.query(".message.-human")] == ["hello"]
+        assert [m.text for m in shown_messages(app, "human")] == ["hello"]
         # the thread is titled by the first exchange
         await wait_for(pilot, lambda: thread_list(app).thread(created).title.lower() == "hello", what="title")
     state = await get_client(url=server_url).threads.get_state(created)
@@ -101,11 +113,12 @@ async def test_a_tool_call_is_rendered_and_todos_reach_the_state_tree(server_url
         await wait_ready(pilot)
         await open_fresh_thread(pilot, server_url)
         await pilot.press(*"make a plan", "enter")
-        await wait_for(pilot, lambda: app.screen.query(ToolCallView), what="a tool call")
+        await wait_for(pilot, lambda: shown_tool_calls(app), what="a tool call")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="run end")
-        call = app.screen.query(ToolCallView).first()
-        assert call.call.name == "write_todos"
-        assert isinstance(call.call.args, dict) and call.call.args
+        call = shown_tool_calls(app)[0]
+        assert call.name == "write_todos"
+        assert isinstance(call.args, dict) and call.args
+        assert any("▶ tool call write_todos" in line for line in screen_lines(app))  # its fold, closed
         await pilot.press("ctrl+r")
         tree = app.screen.query_one("#state-tree")
         await wait_for(pilot, lambda: any("todos" in str(n.label) for n in tree.root.children), what="todos")
@@ -127,7 +140,7 @@ async def test_a_refused_send_keeps_the_draft_and_says_why(server_url):
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "error", what="refusal")
         assert composer.text == "keep me"
-        assert not [v for v in app.screen.query(".message.-human") if v.message.text == "keep me"]
+        assert "keep me" not in [m.text for m in shown_messages(app, "human")]
         assert any("your message is kept" in text for text in notices(app))
 
 
@@ -359,7 +372,7 @@ async def test_run_options_from_the_schema_reach_the_agent(server_url):
         await pilot.pause()
         await pilot.press(*"hello", "enter")
         await wait_for(pilot, lambda: any("demo-large" in t for t in ai_texts(app)), what="model name in reply")
-        assert app.screen.query(ToolCallView).first().call.name == "write_todos"
+        assert shown_tool_calls(app)[0].name == "write_todos"
 
 
 async def test_the_question_modal_opens_when_the_run_stops_and_option_2_resumes_it(server_url):

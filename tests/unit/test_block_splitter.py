@@ -1,4 +1,4 @@
-"""Where a Markdown text is cut into blocks, whole or as it streams (markdown_blocks.py).
+"""Where a Markdown text is cut into blocks, whole or as it streams (markdown_stream.py).
 
 Streamed and whole must agree: a reply opened again is cut by `split_blocks`, and it must
 look as it did while it streamed."""
