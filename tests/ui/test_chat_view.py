@@ -129,6 +129,7 @@ async def test_folds_open_and_close_with_tab_and_enter_and_a_click():
     app = Chat(messages)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+
         def body_shown() -> bool:  # the arguments as pretty JSON, under the title
             return any(line.strip(" █") == '"query": "penguins"' for line in screen_lines(app))
 

@@ -165,6 +165,7 @@ class MessageEntry(Entry):
         self.reasoning = message.reasoning
         self.calls: dict[int, tuple[ToolCall, str]] = {i: (call, "") for i, call in enumerate(message.tool_calls)}
         self._markdown: MarkdownText | None = None
+        self._made: dict[int, tuple[Line, ChatLine]] = {}  # id(drawn line) -> (it, its chat line)
         self.live = False
         """It streams: its text is what came so far (replace() gives it the stored one)."""
 
@@ -179,6 +180,7 @@ class MessageEntry(Entry):
     def forget(self) -> None:
         if not self.live:  # (a streamed reply holds its text only there until it is stored)
             self._markdown = None
+            self._made = {}
 
     @property
     def kind(self) -> str:
@@ -186,7 +188,7 @@ class MessageEntry(Entry):
 
     @property
     def source(self) -> str:
-        return self._markdown.text if self._markdown is not None else self.message.text
+        return self.markdown.text if self.live else self.message.text
 
     # -- a reply as it streams -------------------------------------------------------------------
 
@@ -264,8 +266,8 @@ class MessageEntry(Entry):
             lines.append(_fold(key, Content.styled("thinking", "italic"), key in opened, inner, gutter))
             if key in opened:
                 lines += _fold_body(plain(self.reasoning), inner, ".edge-ai")
-        if self.source:
-            lines += [_chat_line(line, gutter) for line in draw_parts(self.markdown.parts(), inner, look)]
+        if self.markdown.text:
+            lines += self._markdown_lines(inner, look, gutter)
             more = shown_part(self.message.text)[1]
             if more is not None:
                 lines += [ChatLine(line, gutter) for line in more.wrap(inner)]
@@ -276,6 +278,23 @@ class MessageEntry(Entry):
                 args = args_text if args_text and not call.args else pretty_json(call.args)
                 lines += _fold_body(_limited(args), inner, ".edge-ai")
         return lines or [ChatLine(Content(""), gutter)]
+
+    def _markdown_lines(self, width: int, look: Look, gutter: Content) -> list[ChatLine]:
+        """The reply's Markdown as chat lines. A line drawn before (its block did not change
+        while the reply streams), or one that looks as one drawn before (its block drawn
+        again), gives the same ChatLine as before: the view keeps its rendering by the object."""
+        made, drawn = self._made, draw_parts(self.markdown.parts(), width, look)
+        same = [made.get(id(line), (None, None)) for line in drawn]
+        found = [chat if held is line else None for line, (held, chat) in zip(drawn, same, strict=True)]
+        alike: dict[tuple, ChatLine] = {}
+        if None in found:  # a block drawn again: most of its lines look as before
+            kept = {id(line) for line, chat in zip(drawn, found, strict=True) if chat is not None}
+            alike = {_looks(line): chat for key, (line, chat) in made.items() if key not in kept}
+        lines = [
+            chat or alike.get(_looks(line)) or _chat_line(line, gutter) for line, chat in zip(drawn, found, strict=True)
+        ]
+        self._made = {id(line): (line, chat) for line, chat in zip(drawn, lines, strict=True)}
+        return lines
 
     def _result_lines(self, width: int, opened: frozenset[str]) -> list[ChatLine]:
         message = self.message
@@ -292,6 +311,11 @@ class MessageEntry(Entry):
         if key in opened:
             lines += _fold_body(_limited(message.text), max(1, width - 2), edge)
         return lines
+
+
+def _looks(line: Line) -> tuple:
+    """What a drawn line looks like (two lines that look alike render alike)."""
+    return line.content.plain, tuple(line.content.spans), line.fill, line.wide
 
 
 def _chat_line(line: Line, gutter: Content) -> ChatLine:

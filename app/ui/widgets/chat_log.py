@@ -75,6 +75,7 @@ class ChatLog(ScrollView, can_focus=True):
     }
     DEFAULT_CSS = """
     ChatLog {
+        scrollbar-gutter: stable;  /* the lines are drawn for the width left of the scrollbar */
         text-wrap: nowrap;
         text-overflow: clip;
         & > .human { background: $boost; }
@@ -133,7 +134,7 @@ class ChatLog(ScrollView, can_focus=True):
         self._drawn: OrderedDict[int, tuple[tuple, list[ChatLine], Entry]] = OrderedDict()  # id(entry) ->
         self._drawn_lines = 0
         self._wide = 0  # the widest code line drawn (the view scrolls sideways that far)
-        self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS)
+        self._strips: LRUCache[tuple, tuple[Strip, Strip]] = LRUCache(STRIPS)  # -> (gutter, text)
         self._gutters: dict[int, Strip] = {}  # id(gutter) -> (a handful, never freed: chat_entries.gutter_of)
         self._width = 0
         self._look = Look()
@@ -154,6 +155,7 @@ class ChatLog(ScrollView, can_focus=True):
         self._current = -1
         self._current_at: tuple[int, int] | None = None  # (content line, column) of the current match
         self._last_page = (0.0, 0)  # when the last page key came, and how many came in a row
+        self._held: int | None = None  # while a batch of events is applied: the first entry it changed
 
     # -- what the chat holds --------------------------------------------------------------------
 
@@ -271,16 +273,23 @@ class ChatLog(ScrollView, can_focus=True):
         self._remove(lambda entry: isinstance(entry, MessageEntry) and entry.message.id == message_id)
 
     async def apply_events(self, events: list[RunEvent]) -> None:
-        """Show a batch of (coalesced) stream events: tokens and whole messages."""
-        for event in events:
-            if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
-                self._apply_token(event)
-            elif event.kind == "message" and event.message is not None:
-                replaces = event.data.get("replaces") if isinstance(event.data, dict) else None
-                if replaces and replaces in self._streaming:
-                    self._rename_streamed(replaces, event.message)
-                else:
-                    await self.add_message(event.message)
+        """Show a batch of (coalesced) stream events: tokens and whole messages (drawn once,
+        for the whole batch)."""
+        self._held = len(self.entries)
+        try:
+            for event in events:
+                if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
+                    self._apply_token(event)
+                elif event.kind == "message" and event.message is not None:
+                    replaces = event.data.get("replaces") if isinstance(event.data, dict) else None
+                    if replaces and replaces in self._streaming:
+                        self._rename_streamed(replaces, event.message)
+                    else:
+                        await self.add_message(event.message)
+        finally:
+            held, self._held = self._held, None
+            if held < len(self.entries) or self._stale_from < len(self.entries):
+                self._changed(min(held, len(self.entries) - 1))
 
     def _apply_token(self, event: RunEvent) -> None:
         key = event.message_id or f"stream-{event.run_id}"
@@ -372,6 +381,9 @@ class ChatLog(ScrollView, can_focus=True):
         if index < len(self.entries):
             self._known[index] = False
         self._stale_from = min(self._stale_from, index)
+        if self._held is not None:  # (a batch of events: drawn once at its end)
+            self._held = min(self._held, index)
+            return
         self._settle()
         self.refresh()
 
@@ -429,6 +441,13 @@ class ChatLog(ScrollView, can_focus=True):
         return lines
 
     @property
+    def _view_width(self) -> int:
+        """The width lines are drawn for: left of the vertical scrollbar, whose room is kept
+        whether it shows or not (the stable gutter), so a thread that grows past the view's
+        height is not drawn again narrower."""
+        return self.scrollable_content_region.width
+
+    @property
     def _banner_rows(self) -> int:
         return len(self._banner_lines())
 
@@ -436,7 +455,7 @@ class ChatLog(ScrollView, can_focus=True):
         """The past view's notice, wrapped to the view (drawn above the scrolled lines)."""
         if self.banner is None:
             return []
-        width = max(1, self.size.width)
+        width = max(1, self._view_width)
         (drawn, drawn_width), _ = self._banner_drawn
         if drawn is not self.banner or drawn_width != width:
             self._banner_drawn = ((self.banner, width), [ChatLine(line, NO_GUTTER) for line in self.banner.wrap(width)])
@@ -452,6 +471,7 @@ class ChatLog(ScrollView, can_focus=True):
         """Draw the entries in and near the view; where one above the view's top changed
         height, scroll by as much, so that nothing in view moves (or, following the end,
         stay at the end)."""
+        self._sync_width()
         if self._settling or not self.entries or not self.size.height:
             self._update_size()
             return
@@ -486,20 +506,24 @@ class ChatLog(ScrollView, can_focus=True):
             self._settling = False
 
     def _update_size(self) -> None:
-        width = self._wide if self._wide > self.size.width else 0  # (sideways only for code wider than the view)
+        width = self._wide if self._wide > self._view_width else 0  # (sideways only for code wider than the view)
         size = Size(width, self._tops_now()[-1] + self._banner_rows)
         if size != self.virtual_size:
             self.virtual_size = size
 
     def on_resize(self, event: events.Resize) -> None:
-        width = self.size.width
+        self._settle()
+
+    def _sync_width(self) -> None:
+        """Lines are drawn for the view's width: a new width draws them again (and guesses
+        the heights of those out of view again)."""
+        width = self._view_width
         if width != self._width:
             self._width = width
             self._strips.clear()
             for index in range(len(self.entries)):
                 self._guess(index)
             self._stale_from = 0
-        self._settle()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -516,10 +540,18 @@ class ChatLog(ScrollView, can_focus=True):
             self._following = new >= self.max_scroll_y
             self._settle()
 
+    def watch_show_horizontal_scrollbar(self, shown: bool) -> None:
+        """The sideways scrollbar came (a code line wider than the view) or went: the view is
+        a row shorter or taller, and a view that follows the end stays at it (no resize says so)."""
+        if self._following:
+            self._settle()
+
     # -- drawing ----------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        if self._view_width != self._width:
+            self._settle()
+        width = self._view_width
         if y < self._banner_rows:
             return self._line_strip(self._banner_lines()[y], -1, width, ".banner")
         line_no = round(self.scroll_y) + y - self._top_rows
@@ -544,22 +576,39 @@ class ChatLog(ScrollView, can_focus=True):
         return index, lines[row]
 
     def _line_strip(self, line: ChatLine, line_no: int, width: int, fill: str = "") -> Strip:
-        fill = fill or line.fill
+        """A line rendered: its gutter, then its text (marked with where it is in the thread,
+        for a selection: the gutter is no part of it)."""
         scroll_x = round(self.scroll_x) if line.wide else 0
         selection = self.text_selection
         span = selection.get_span(line_no) if selection is not None and line_no >= 0 else None
         marks = self._marks(line, line_no) if self._query else ()
         cursor = line.target is not None and line.target == self.cursor and self.has_focus
         key = (line, width, scroll_x, cursor, marks)
-        strip = self._strips.get(key) if span is None else None
-        if strip is not None:
-            return strip.apply_offsets(scroll_x, line_no) if line_no >= 0 else strip
+        parts = self._strips.get(key) if span is None else None
+        if parts is None:
+            parts = self._render_parts(line, width, fill or line.fill, scroll_x, cursor, marks, span)
+            if span is None:
+                self._strips[key] = parts
+        gutter, text = parts
+        if line_no >= 0:
+            text = text.apply_offsets(scroll_x, line_no)
+        return Strip.join([gutter, text]).crop(0, width)
+
+    def _render_parts(
+        self,
+        line: ChatLine,
+        width: int,
+        fill: str,
+        scroll_x: int,
+        cursor: bool,
+        marks: tuple[tuple[int, int, bool], ...],
+        span: tuple[int, int] | None,
+    ) -> tuple[Strip, Strip]:
         gutter = self._gutters.get(id(line.gutter))  # (Content compares by its text alone)
         if gutter is None:
             gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
             self._gutters[id(line.gutter)] = gutter
         base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
-        rich_base = base.rich_style
         room = max(0, width - line.gutter.cell_length)
         content = line.content
         if cursor:
@@ -569,13 +618,7 @@ class ChatLog(ScrollView, can_focus=True):
         text = self._strip_of(content, max(room, content.cell_length), base)
         if span is not None:
             text = _selected(text, span, self.screen.get_component_rich_style("screen--selection"))
-        text = text.crop_extend(scroll_x, scroll_x + room, rich_base)
-        if line_no >= 0:
-            text = text.apply_offsets(scroll_x, line_no)
-        strip = Strip.join([gutter, text]).extend_cell_length(width, rich_base).crop(0, width)
-        if span is None:
-            self._strips[key] = strip
-        return strip
+        return gutter, text.crop_extend(scroll_x, scroll_x + room, base.rich_style)
 
     def _strip_of(self, content: Content, width: int, style) -> Strip:
         if not width:

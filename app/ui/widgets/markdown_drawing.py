@@ -35,6 +35,8 @@ QUOTE_BORDER = "▌"
 """The left edge of a quote (MarkdownBlockQuote's `outer` border)."""
 
 _PARSER = MarkdownIt("gfm-like")
+BLANK = Line(Content(""))
+"""A margin's line (one object: what the chat made of it is kept by the object)."""
 
 
 def inline_content(token: Token) -> Content:
@@ -256,7 +258,7 @@ def draw_parts(parts: Sequence[Part], width: int, look: Look, *, last_margin: bo
     so the last part has no top margin either)."""
     lines: list[Line] = []
     below: int | None = None  # the bottom margin of the part above
-    blank = Line(Content(""))
+    blank = BLANK
     for index, part in enumerate(parts):
         top = 0 if index == len(parts) - 1 and not last_margin else part.top
         lines += [blank] * (top if below is None else max(below, top))
