@@ -5,8 +5,9 @@ backend 2.1.0, auth on) answered to each request of tests/data/gateway/record.py
 request is sent again to the stand-in (tests/support/deerflow_gateway_proxy.py, in front of
 the real LangGraph test server) and its answer must match: the same status; for a refusal
 the same words (ids aside); for a file (an artifact) the same type and bytes; for JSON the
-same keys (and the same answer for the models, the upload limits and the follow-ups), all the way down except inside graph-specific objects (values, metadata, config,
-...); for a stream the same kind of events, from the run's metadata to its end.
+same keys, all the way down except inside graph-specific objects (values, metadata, config,
+...), and the same answer for the models, the upload limits and the follow-ups; for a stream
+the same kind of events, from the run's metadata to its end.
 
 An upload is recorded as the names and sizes of its files, and sent again as files of that
 size. Not replayed here: what needs a session (the stand-in has no auth: tests/graphs/deerflow_auth
