@@ -1,6 +1,6 @@
 """Token usage read from AI messages (LangChain's usage_metadata, on the message or in its
-additional_kwargs, as the real Gateway's state carries it), summed once per message; and
-DeerFlow's uploads block kept out of the user's words."""
+additional_kwargs, as the real Gateway's state carries it), summed once per message;
+DeerFlow's uploads block kept out of the user's words; a proxy's HTML refusal said by its title."""
 
 from __future__ import annotations
 
@@ -54,3 +54,13 @@ def test_deerflows_uploads_block_is_not_the_users_words() -> None:
     human = [message_from_dict(m) for m in state["values"]["messages"] if m["type"] == "human"]
     assert [m.text for m in human] == ["read notes.txt"]
     assert human[0].additional_kwargs["files"][0]["path"] == "/mnt/user-data/uploads/notes.txt"
+
+
+def test_a_proxys_html_refusal_is_said_by_its_title() -> None:
+    """DeerFlow's nginx refused a 51 MB upload under /api/langgraph with an HTML page (measured)."""
+    from threadbench.backends.http import refusal_words
+
+    page = "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>…</body></html>"
+    assert refusal_words(page) == "413 Request Entity Too Large"
+    assert refusal_words("File too large: big.bin") == "File too large: big.bin"
+    assert refusal_words({"detail": "Too many files: maximum is 10"}) == "Too many files: maximum is 10"

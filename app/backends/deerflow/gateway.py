@@ -23,7 +23,8 @@ is handled here:
 - a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it);
 - it serves the files its agent made (`GET /threads/{id}/artifacts/{path}`, the path as the
   state's `artifacts` names it, without its leading "/") and names its models (`GET /models`);
-- it takes files for a thread's agent (`/threads/{id}/uploads`: multipart field `files`, then
+- it takes files for a thread's agent (`<origin>/api/threads/{id}/uploads`, where DeerFlow's UI
+  sends them, whatever the API's prefix: multipart field `files`, then
   `list`, `limits`, `DELETE .../{filename}`), and a message that sends some names them in its
   `additional_kwargs.files` ({filename, size, path: the virtual path, status: "uploaded"}) with
   its text as a content block, as DeerFlow's UI sends it (`human_message`); its UploadsMiddleware then puts a
@@ -305,9 +306,10 @@ class GatewayBackend(LangGraphBackend):
 
     # --- uploads -----------------------------------------------------------------------------
 
-    @staticmethod
-    def _uploads(thread_id: str, rest: str = "") -> str:
-        return f"/threads/{quote(thread_id, safe='')}/uploads{rest}"
+    def _uploads(self, thread_id: str, rest: str = "") -> str:
+        """Where DeerFlow's UI sends them: `<origin>/api/threads/...` (its nginx takes uploads
+        of up to 100 MB there, but 20 MB under /api/langgraph: measured, an HTML 413)."""
+        return f"{origin_of(self.url)}/api/threads/{quote(thread_id, safe='')}/uploads{rest}"
 
     async def upload(self, thread_id: str, path: Path) -> UploadedFile:
         content = await asyncio.to_thread(path.read_bytes)

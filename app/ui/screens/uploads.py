@@ -19,7 +19,7 @@ from ...models import UploadedFile
 from ..text import clean, one_line
 from .confirm import ConfirmScreen
 
-NONE_SENT = "No file was sent to this thread."
+NONE_SENT = "The thread holds no uploaded file."
 
 
 class UploadsScreen(ModalScreen[None]):
