@@ -538,7 +538,7 @@ class Conversation(ConversationRuns, ObjectScreens):
                 Content.assemble(
                     ("attached ", "$accent"),
                     names,
-                    ("   ctrl+l removes the last · ctrl+u attaches another", "dim italic"),
+                    (ATTACHED_KEYS, "dim italic"),
                 )
             )
 
@@ -607,9 +607,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             plain(one_line(question, 100), "bold $accent" if index == self._follow_up else "")
             for index, question in enumerate(self.follow_ups)
         )
-        line.update(
-            Content.assemble(("ask next ", "$accent"), questions, ("   ctrl+f puts one in the composer", "dim italic"))
-        )
+        line.update(Content.assemble(("ask next ", "$accent"), questions, (FOLLOW_UP_KEYS, "dim italic")))
 
     @work(exclusive=True, group="follow-ups", exit_on_error=False)
     async def fetch_follow_ups(self, thread_id: str, messages: list[ChatMessage]) -> None:
