@@ -52,6 +52,21 @@ class Capabilities(_Model):
     (DeerFlow's Gateway inherits LangGraph's client but has no store or crons)."""
 
 
+class TokenUsage(_Model):
+    """Tokens a model call (or a sum of them) used: LangChain's `usage_metadata`."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            total_tokens=self.total_tokens + other.total_tokens,
+        )
+
+
 class ToolCall(_Model):
     id: str = ""
     name: str = ""
@@ -75,6 +90,8 @@ class ChatMessage(_Model):
     """additional_kwargs.hide_from_ui: kept, but shown only when the user asks."""
     artifact: Any = None
     additional_kwargs: dict[str, Any] = Field(default_factory=dict)
+    usage: TokenUsage | None = None
+    """The tokens the model call that wrote it used (an AI message's `usage_metadata`), if told."""
 
     @property
     def is_error(self) -> bool:
@@ -297,3 +314,24 @@ class ArtifactFile:
     path: str
     content: bytes
     content_type: str = ""
+
+
+class UploadedFile(_Model):
+    """A file sent to a thread (DeerFlow's uploads): the agent reads it at `virtual_path`."""
+
+    filename: str
+    size: int = 0
+    path: str = ""
+    virtual_path: str = ""
+    """Where the agent sees the file (DeerFlow: /mnt/user-data/uploads/<name>)."""
+    artifact_url: str = ""
+    extension: str = ""
+    modified: float | None = None
+
+
+class UploadLimits(_Model):
+    """What a server takes in one upload (DeerFlow's `GET .../uploads/limits`); it takes any type."""
+
+    max_files: int
+    max_file_size: int
+    max_total_size: int

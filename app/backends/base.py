@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # (the errors are imported before the models are needed: threadbench.cli)
@@ -23,6 +24,8 @@ if TYPE_CHECKING:  # (the errors are imported before the models are needed: thre
         ThreadQuery,
         ThreadState,
         ThreadSummary,
+        UploadedFile,
+        UploadLimits,
     )
     from ..server_objects import AssistantInfo, CronJob, RunInfo, StoreItem
 
@@ -184,6 +187,42 @@ class ServesArtifacts(Protocol):
 
     async def get_artifact(self, thread_id: str, path: str) -> ArtifactFile:
         """The file at `path` (as the state names it, e.g. /mnt/user-data/outputs/report.md)."""
+
+
+@runtime_checkable
+class ServesUploads(Protocol):
+    """A server that takes files for a thread's agent to read (DeerFlow's Gateway:
+    `/threads/{id}/uploads`, the files then named in the human message that sends them)."""
+
+    async def upload(self, thread_id: str, path: Path) -> UploadedFile:
+        """Send the file at `path` (on this machine); the server may rename it (its answer says)."""
+
+    def human_message(self, text: str, files: list[UploadedFile], message_id: str) -> dict[str, Any]:
+        """The human message that sends `text` with `files` (uploaded first), as the server's own UI sends it."""
+
+    async def list_uploads(self, thread_id: str) -> list[UploadedFile]: ...
+    async def delete_upload(self, thread_id: str, filename: str) -> None: ...
+    async def upload_limits(self, thread_id: str) -> UploadLimits: ...
+
+
+@runtime_checkable
+class SuggestsFollowUps(Protocol):
+    """A server that suggests what the user might ask next (DeerFlow's Gateway:
+    `POST /threads/{id}/suggestions`, as its UI asks after each reply)."""
+
+    async def suggest_follow_ups(
+        self, thread_id: str, messages: list[ChatMessage], model_name: str | None = None
+    ) -> list[str]:
+        """Up to the server's number of questions for the conversation's recent turns;
+        [] when the server's suggestions are off."""
+
+
+@runtime_checkable
+class CountsTokens(Protocol):
+    """A server that says whether it counts tokens (DeerFlow's Gateway: `GET /models`
+    `token_usage.enabled`); a server that does not say shows what its messages carry."""
+
+    async def counts_tokens(self) -> bool: ...
 
 
 @runtime_checkable

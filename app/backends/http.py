@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -36,6 +37,7 @@ connection after some 5xx (LangGraph's after any 500, 10xGraph's after a plain-t
 the pool can hand that dead connection to the next request."""
 
 DETAIL_LENGTH = 600
+HTML_TITLE = re.compile(r"<title>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 def error_type(
@@ -132,7 +134,8 @@ def refusal_words(body: Any) -> str:
     one's message or code, or each problem of a validation error as `loc: msg` (FastAPI's and
     pydantic's 422: {"detail": [{"type", "loc": ["body", "stream_resumable"], "msg"}]})."""
     if isinstance(body, str):
-        return body
+        title = HTML_TITLE.search(body) if body.lstrip()[:1] == "<" else None
+        return title.group(1).strip() if title else body  # (a proxy's HTML page: its title says it)
     if isinstance(body, list):
         return "; ".join(filter(None, map(refusal_words, body)))
     if not isinstance(body, dict):

@@ -216,6 +216,10 @@ class MainScreen(Screen):
     def composer_submitted(self, event: Composer.Submitted) -> None:
         self.conversation.submit(event.text)
 
+    @on(Composer.AttachRequested)
+    def composer_attach(self) -> None:
+        self.conversation.attach_file()
+
     @on(Timeline.Selected)
     async def checkpoint_selected(self, event: Timeline.Selected) -> None:
         if not event.moot:
@@ -474,6 +478,20 @@ class MainScreen(Screen):
         state = self.inspector.live_state
         paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
         self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
+
+    def action_attach_file(self) -> None:
+        """ctrl+u: a file to send with the next message (#attach-dialog)."""
+        self.conversation.attach_file()
+
+    def action_detach_file(self) -> None:
+        self.conversation.detach_file()
+
+    def action_uploads(self) -> None:
+        """U: the files sent to the open thread (#uploads-view)."""
+        self.conversation.open_uploads()
+
+    def action_follow_up(self) -> None:
+        self.conversation.follow_up()
 
     def action_clear_state(self) -> None:
         if self.conversation.can(ClearsState, "clear a thread's state"):

@@ -415,3 +415,81 @@ def test_main_screen_search_inside_conversations(seeded, snap_compare):
         await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def _recorded(name: str):
+    import json
+    from pathlib import Path
+
+    recorded = json.loads((Path(__file__).parents[1] / "data" / "gateway" / "recorded.json").read_text())
+    return next(e["answer"] for e in recorded if e["name"] == name)
+
+
+def test_attach_dialog_with_the_gateways_limits(seeded, snap_compare):
+    """ctrl+u's dialog: the limits the real Gateway answered, a file attached already, a path typed."""
+    from pathlib import Path
+
+    from threadbench.models import UploadLimits
+    from threadbench.ui.screens.attach import AttachScreen
+    from threadbench.uploads import Attachment
+
+    limits = UploadLimits.model_validate(_recorded("uploads: limits"))
+
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, TOOLS_THREAD)
+        attached = [Attachment(Path("/home/me/notes.txt"), 46)]
+        app.push_screen(AttachScreen(attached, limits, typed="/nowhere/penguins/colony-counts.csv"))
+        await wait_for(pilot, lambda: isinstance(app.screen, AttachScreen))
+        await settle(pilot)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_composer_with_an_attachment_and_follow_ups(seeded, snap_compare):
+    """The lines above the composer: the questions the real Gateway suggested, two files attached."""
+    from pathlib import Path
+
+    from threadbench.uploads import Attachment
+
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, TOOLS_THREAD)
+        conversation = app.screen.conversation
+        conversation.attachments[TOOLS_THREAD] = [
+            Attachment(Path("/home/me/notes.txt"), 46),
+            Attachment(Path("/home/me/colony-counts.csv"), 23_456),
+        ]
+        conversation.show_attachments()
+        conversation.follow_ups = _recorded("suggestions")["suggestions"]
+        conversation.show_follow_ups()
+        app.screen.query_one(Composer).focus()
+        await pilot.press(*"compare the two files")
+        await settle(pilot)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
+
+
+def test_uploads_screen(seeded, snap_compare):
+    """U: the thread's uploads as the real Gateway listed them (a server that takes files)."""
+    from threadbench.models import UploadedFile
+    from threadbench.ui.screens.uploads import UploadsScreen
+
+    listed = [
+        UploadedFile.model_validate({k: v for k, v in f.items() if v is not None})
+        for f in _recorded("uploads: list")["files"]
+    ]
+    listed.append(listed[0].model_copy(update={"filename": "colony-counts.csv", "size": 23_456}))
+
+    class Uploads:  # what the real Gateway listed, without a Gateway (the Pilot tests use the stand-in)
+        async def list_uploads(self, thread_id: str) -> list[UploadedFile]:
+            return listed
+
+    async def run_before(pilot):
+        app = pilot.app
+        await open_thread(pilot, TOOLS_THREAD)
+        app.push_screen(UploadsScreen(Uploads(), TOOLS_THREAD, "Penguin research"))  # type: ignore[arg-type]
+        await wait_for(pilot, lambda: isinstance(app.screen, UploadsScreen) and len(app.screen.files) == 2)
+        await settle(pilot)
+
+    assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

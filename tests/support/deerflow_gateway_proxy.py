@@ -24,7 +24,14 @@ threadbench/backends/deerflow/gateway.py's docstring):
 - artifacts: GET /threads/{id}/artifacts/{path} serves a file a test wrote with
   `write_artifact` (a thread's user-data folder stands in for DeerFlow's), typed as the real
   one types it (text/markdown; charset=utf-8, ...), else 404 "Artifact not found: <path>";
-- models: GET /models answers what the real Gateway answered (tests/data/gateway/recorded.json).
+- models: GET /models answers what the real Gateway answered (tests/data/gateway/recorded.json);
+- uploads: POST /threads/{id}/uploads (multipart `files`) keeps each file in the thread's
+  user-data folder (so the artifacts route serves it too) and answers as the real one did
+  (413 "Too many files: maximum is 10"); `list`, `limits` (the recorded limits) and
+  `DELETE .../{filename}` (404 "File not found: <name>"); a run whose human message names
+  files in `additional_kwargs.files` gets DeerFlow's UploadsMiddleware's change: a
+  <current_uploads> block before its text, the text kept in `original_user_content`;
+- follow-ups: GET /suggestions/config and POST /threads/{id}/suggestions answer as recorded.
 
 Not reproduced (not needed by the app, or not measured): auth (cookies and CSRF), the
 Gateway's own thread store and its thread fields beyond these, DeerFlow's graph.
@@ -32,12 +39,14 @@ Gateway's own thread store and its thread fields beyond these, DeerFlow's graph.
 
 from __future__ import annotations
 
+import email.policy
 import json
 import mimetypes
 import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +86,14 @@ RUN_KEYS = (
     "created_at",
     "updated_at",
 )
+UPLOADS = "/mnt/user-data/uploads"
+UPLOAD_EXTRAS = (
+    "original_filename",
+    "markdown_file",
+    "markdown_path",
+    "markdown_virtual_path",
+    "markdown_artifact_url",
+)
 RUN_COUNTS = (
     "total_input_tokens",
     "total_output_tokens",
@@ -107,10 +124,25 @@ async def not_allowed(request: Request) -> Response:
     return _error(405)
 
 
+def recorded_answer(name: str) -> Any:
+    return next(e["answer"] for e in json.loads(RECORDED.read_text()) if e["name"] == name)
+
+
 async def models(request: Request) -> Response:
     """The models the real Gateway named, as it named them."""
-    recorded = json.loads(RECORDED.read_text())
-    return JSONResponse(next(e["answer"] for e in recorded if e["name"] == "models"))
+    return JSONResponse(recorded_answer("models"))
+
+
+async def suggestions_config(request: Request) -> Response:
+    return JSONResponse(recorded_answer("suggestions: config"))
+
+
+async def suggestions(request: Request) -> Response:
+    """The real Gateway's (its model's) questions, whatever the conversation."""
+    body = await request.json()
+    if not body.get("messages"):
+        return JSONResponse({"suggestions": []})
+    return JSONResponse(recorded_answer("suggestions"))
 
 
 class GatewayStandIn:
@@ -123,6 +155,8 @@ class GatewayStandIn:
         self._client: httpx.AsyncClient | None = None
         self.files = Path(tempfile.mkdtemp(prefix="gateway-files-"))
         """<thread id>/<path>: the files the stand-in serves as each thread's artifacts."""
+        self.limits: dict[str, int] = dict(recorded_answer("uploads: limits"))
+        """What GET .../uploads/limits answers (a test may lower them)."""
         routes = self._routes()
         app = Starlette(
             routes=[
@@ -176,6 +210,12 @@ class GatewayStandIn:
             Route(THREAD + "/runs", self.list_runs, methods=["GET"]),
             Route(THREAD + "/artifacts/{path:path}", self.artifact, methods=["GET"]),
             Route("/models", models, methods=["GET"]),
+            Route(THREAD + "/uploads", self.upload, methods=["POST"]),
+            Route(THREAD + "/uploads/list", self.list_uploads, methods=["GET"]),
+            Route(THREAD + "/uploads/limits", lambda r: JSONResponse(self.limits), methods=["GET"]),
+            Route(THREAD + "/uploads/{filename}", self.delete_upload, methods=["DELETE"]),
+            Route("/suggestions/config", suggestions_config, methods=["GET"]),
+            Route(THREAD + "/suggestions", suggestions, methods=["POST"]),
             Route("/assistants/search", self.search_assistants, methods=["POST"]),
             Route("/assistants/count", not_allowed, methods=["POST"]),
             Route("/assistants/{assistant_id}/subgraphs", not_found, methods=["GET"]),
@@ -206,6 +246,63 @@ class GatewayStandIn:
             kind += "; charset=utf-8"
         disposition = f"inline; filename*=UTF-8''{found.name}"
         return Response(content, headers={"content-type": kind, "content-disposition": disposition})
+
+    # --- uploads -------------------------------------------------------------------------------
+
+    def _uploads_dir(self, thread_id: str) -> Path:
+        return self.files / thread_id / UPLOADS.lstrip("/")
+
+    def _upload_info(self, thread_id: str, found: Path, listed: bool) -> dict[str, Any]:
+        """A file as the real Gateway describes it (the listing adds extension and modified)."""
+        stat = found.stat()
+        return {
+            "filename": found.name,
+            "size": stat.st_size,
+            "path": str(found),
+            "virtual_path": f"{UPLOADS}/{found.name}",
+            "artifact_url": f"/api/threads/{thread_id}/artifacts{UPLOADS}/{found.name}",
+            "extension": found.suffix if listed else None,
+            "modified": stat.st_mtime if listed else None,
+            **dict.fromkeys(UPLOAD_EXTRAS),
+        }
+
+    async def upload(self, request: Request) -> Response:
+        thread_id = request.path_params["thread_id"]
+        parts = _form_files(request.headers.get("content-type", ""), await request.body())
+        if not parts:
+            return _error(400, "No files provided")
+        if len(parts) > self.limits["max_files"]:
+            return _error(413, f"Too many files: maximum is {self.limits['max_files']}")
+        folder = self._uploads_dir(thread_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        written, total = [], 0
+        for name, content in parts:
+            total += len(content)
+            if len(content) > self.limits["max_file_size"] or total > self.limits["max_total_size"]:
+                for done in written:
+                    done.unlink(missing_ok=True)
+                words = f"File too large: {name}" if len(content) > self.limits["max_file_size"] else ""
+                return _error(413, words or "Total upload size too large")
+            (folder / name).write_bytes(content)
+            written.append(folder / name)
+        files = [self._upload_info(thread_id, found, listed=False) for found in written]
+        message = f"Successfully uploaded {len(files)} file(s)"
+        return JSONResponse({"success": True, "files": files, "message": message, "skipped_files": []})
+
+    async def list_uploads(self, request: Request) -> Response:
+        thread_id = request.path_params["thread_id"]
+        folder = self._uploads_dir(thread_id)
+        found = sorted(folder.iterdir()) if folder.is_dir() else []
+        files = [self._upload_info(thread_id, path, listed=True) for path in found if path.is_file()]
+        return JSONResponse({"files": files, "count": len(files)})
+
+    async def delete_upload(self, request: Request) -> Response:
+        filename = request.path_params["filename"]
+        found = self._uploads_dir(request.path_params["thread_id"]) / Path(filename).name
+        if not found.is_file():
+            return _error(404, f"File not found: {filename}")
+        found.unlink()
+        return JSONResponse({"success": True, "message": f"Deleted {filename}"})
 
     # --- plumbing ------------------------------------------------------------------------------
 
@@ -324,6 +421,8 @@ class GatewayStandIn:
             kind = message.get("type", message.get("role")) if isinstance(message, dict) else None
             if kind in ("human", "user") and message.get("id"):
                 message["id"] = f"{message['id']}__user"
+            if kind in ("human", "user"):
+                _as_uploads_middleware(message)
         return await self._relay(await self._send(request, body), end=True)
 
     async def cancel(self, request: Request) -> Response:
@@ -360,6 +459,35 @@ async def _chunks(response: httpx.Response, end: bool = False) -> AsyncIterator[
             yield b"event: end\ndata: null\n\n"
     finally:  # also when the client went away mid-stream
         await response.aclose()
+
+
+def _form_files(content_type: str, body: bytes) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of each `files` part of a multipart/form-data body (read with the
+    standard library's email parser: the stand-in needs no multipart package)."""
+    if not content_type.startswith("multipart/form-data"):
+        return []
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(f"Content-Type: {content_type}\r\n\r\n".encode() + body)
+    found = []
+    for part in message.iter_parts():  # type: ignore[attr-defined]
+        if part.get_param("name", header="content-disposition") == "files" and part.get_filename():
+            found.append((Path(part.get_filename()).name, part.get_payload(decode=True) or b""))
+    return found
+
+
+def _as_uploads_middleware(message: dict) -> None:
+    """What DeerFlow's UploadsMiddleware makes of a message that names files: a block naming
+    them before its text, the text kept in additional_kwargs.original_user_content."""
+    kwargs = message.get("additional_kwargs") or {}
+    files = [f for f in kwargs.get("files") or () if isinstance(f, dict) and f.get("filename")]
+    if not files:
+        return
+    content = message.get("content")
+    text = content if isinstance(content, str) else "".join(b.get("text", "") for b in content or ())
+    named = "\n".join(f"- {f['filename']}\n  Path: {UPLOADS}/{f['filename']}" for f in files)
+    block = f"<current_uploads>\nThe following files were uploaded in this message:\n\n{named}\n</current_uploads>\n\n"
+    blocks = content if isinstance(content, list) else [{"type": "text", "text": text}]
+    message["content"] = [{"type": "text", "text": block}, *blocks]
+    message["additional_kwargs"] = {**kwargs, "original_user_content": text}
 
 
 def _keep(found: dict, keys: tuple[str, ...]) -> dict:

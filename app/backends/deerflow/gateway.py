@@ -23,6 +23,16 @@ is handled here:
 - a busy thread's status is "running" (normalize reads it as busy; a busy filter asks for it);
 - it serves the files its agent made (`GET /threads/{id}/artifacts/{path}`, the path as the
   state's `artifacts` names it, without its leading "/") and names its models (`GET /models`);
+- it takes files for a thread's agent (`<origin>/api/threads/{id}/uploads`, where DeerFlow's UI
+  sends them, whatever the API's prefix: multipart field `files`, then
+  `list`, `limits`, `DELETE .../{filename}`), and a message that sends some names them in its
+  `additional_kwargs.files` ({filename, size, path: the virtual path, status: "uploaded"}) with
+  its text as a content block, as DeerFlow's UI sends it (`human_message`); its UploadsMiddleware then puts a
+  `<current_uploads>` block before the text and keeps the text in
+  `additional_kwargs.original_user_content` (the mapping shows that);
+- it suggests follow-up questions (`POST /threads/{id}/suggestions` with the last six visible
+  turns as {role, content}, `n` from `GET /suggestions/config`) and says whether it counts
+  tokens (`GET /models`: `token_usage.enabled`);
 - it lists and describes runs, but has no store, crons, or assistant versions and editing:
   CAPABILITIES.missing names those protocols (the class inherits their methods).
 """
@@ -31,14 +41,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import mimetypes
 from collections.abc import AsyncIterator
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from ...models import (
     ArtifactFile,
     Capabilities,
+    ChatMessage,
     GraphInfo,
     RunEvent,
     RunRequest,
@@ -46,6 +59,8 @@ from ...models import (
     ThreadQuery,
     ThreadState,
     ThreadSummary,
+    UploadedFile,
+    UploadLimits,
 )
 from ..base import BackendError, Conflict, Invalid, NotFound
 from ..langgraph.client import LangGraphBackend
@@ -61,6 +76,10 @@ HISTORY_LIMIT = 100
 ASKING_READS = 4
 """States read at once to find the threads waiting on a question."""
 ASKING_KEPT = 2000
+FOLLOW_UP_TURNS = 6
+"""The recent visible turns DeerFlow's UI sends for follow-up suggestions."""
+FOLLOW_UPS = 3
+"""DeerFlow's default number of suggestions (when its config does not say)."""
 CAPABILITIES = Capabilities(
     name=NAME,
     copy_thread=False,
@@ -92,6 +111,9 @@ class GatewayBackend(LangGraphBackend):
         self._asking: dict[tuple[str, datetime | None], bool] = {}
         """(thread id, updated_at) -> whether it waits on a question: read once per update."""
         self._before_answers_itself = False  # get_history(before=X) answers [X] (seen at f1f4af99)
+        self._follow_ups: tuple[bool, int] | None = None
+        """(enabled, how many) from GET /suggestions/config, read once."""
+        self._counts_tokens: bool | None = None
 
     async def check(self) -> dict[str, Any]:
         health = await self._get_json(f"reach {NAME} at {self.url}", f"{origin_of(self.url)}/health")
@@ -274,3 +296,105 @@ class GatewayBackend(LangGraphBackend):
             for model in models
             if isinstance(model, dict) and model.get("name")
         ]
+
+    async def counts_tokens(self) -> bool:
+        if self._counts_tokens is None:
+            found = await self._get_json(f"ask {NAME} whether it counts tokens", "/models")
+            usage = found.get("token_usage")
+            self._counts_tokens = bool(usage.get("enabled")) if isinstance(usage, dict) else False
+        return self._counts_tokens
+
+    # --- uploads -----------------------------------------------------------------------------
+
+    def _uploads(self, thread_id: str, rest: str = "") -> str:
+        """Where DeerFlow's UI sends them: `<origin>/api/threads/...` (its nginx takes uploads
+        of up to 100 MB there, but 20 MB under /api/langgraph: measured, an HTML 413)."""
+        return f"{origin_of(self.url)}/api/threads/{quote(thread_id, safe='')}/uploads{rest}"
+
+    async def upload(self, thread_id: str, path: Path) -> UploadedFile:
+        content = await asyncio.to_thread(path.read_bytes)
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+
+        async def send(client: Any) -> dict[str, Any]:
+            files = [("files", (path.name, content, kind))]
+            response = await client.http.client.post(self._uploads(thread_id), files=files)
+            response.raise_for_status()
+            found = response.json()
+            return found if isinstance(found, dict) else {}
+
+        answer = await self._call(f"upload {path.name} to thread {thread_id}", send)
+        found = [_uploaded(item) for item in answer.get("files") or () if isinstance(item, dict)]
+        if not found:  # (skipped: an unsafe name)
+            words = answer.get("message") or "the server kept no file"
+            raise Invalid(f"Could not upload {path.name} to thread {thread_id}: {words}")
+        return found[0]
+
+    def human_message(self, text: str, files: list[UploadedFile], message_id: str) -> dict[str, Any]:
+        return _human_message(text, files, message_id)
+
+    async def list_uploads(self, thread_id: str) -> list[UploadedFile]:
+        found = await self._get_json(f"list the uploads of thread {thread_id}", self._uploads(thread_id, "/list"))
+        return [_uploaded(item) for item in found.get("files") or () if isinstance(item, dict)]
+
+    async def delete_upload(self, thread_id: str, filename: str) -> None:
+        async def delete(client: Any) -> None:
+            response = await client.http.client.delete(self._uploads(thread_id, "/" + quote(filename, safe="")))
+            response.raise_for_status()
+
+        await self._call(f"delete {filename} from the uploads of thread {thread_id}", delete, retry=True)
+
+    async def upload_limits(self, thread_id: str) -> UploadLimits:
+        found = await self._get_json(
+            f"read the upload limits of thread {thread_id}", self._uploads(thread_id, "/limits")
+        )
+        return UploadLimits.model_validate(found)
+
+    # --- follow-ups --------------------------------------------------------------------------
+
+    async def suggest_follow_ups(
+        self, thread_id: str, messages: list[ChatMessage], model_name: str | None = None
+    ) -> list[str]:
+        """As DeerFlow's UI asks after a reply: the last FOLLOW_UP_TURNS visible human and AI
+        turns with text, and the number its config allows ([] when its suggestions are off)."""
+        if self._follow_ups is None:
+            found = await self._get_json(f"read the follow-up settings of {NAME}", "/suggestions/config")
+            count = found.get("max_suggestions")
+            self._follow_ups = (found.get("enabled") is not False, count if isinstance(count, int) else FOLLOW_UPS)
+        enabled, count = self._follow_ups
+        turns = [
+            {"role": "user" if message.type == "human" else "assistant", "content": message.text}
+            for message in messages
+            if message.type in ("human", "ai") and not message.hidden and message.text.strip()
+        ][-FOLLOW_UP_TURNS:]
+        if not enabled or not turns:
+            return []
+        body: dict[str, Any] = {"messages": turns, "n": count}
+        if model_name:
+            body["model_name"] = model_name
+
+        async def ask(client: Any) -> dict[str, Any]:
+            response = await client.http.client.post(f"/threads/{quote(thread_id, safe='')}/suggestions", json=body)
+            response.raise_for_status()
+            found = response.json()
+            return found if isinstance(found, dict) else {}
+
+        answer = await self._call(f"ask {NAME} for follow-up questions", ask)
+        suggested = answer.get("suggestions")
+        questions = [" ".join(item.split()) for item in suggested or () if isinstance(item, str) and item.strip()]
+        return questions[:count]
+
+
+def _human_message(text: str, files: list[UploadedFile], message_id: str) -> dict[str, Any]:
+    """A human message as DeerFlow's UI sends it: its text as a content block, and the files
+    sent with it in `additional_kwargs.files` (the agent is told of them by their virtual path)."""
+    sent = [{"filename": f.filename, "size": f.size, "path": f.virtual_path, "status": "uploaded"} for f in files]
+    return {
+        "type": "human",
+        "id": message_id,
+        "content": [{"type": "text", "text": text}],
+        "additional_kwargs": {"files": sent} if sent else {},
+    }
+
+
+def _uploaded(item: dict[str, Any]) -> UploadedFile:
+    return UploadedFile.model_validate({key: value for key, value in item.items() if value is not None})

@@ -22,6 +22,7 @@ from ...models import (
     TaskInfo,
     ThreadState,
     ThreadSummary,
+    TokenUsage,
     ToolCall,
 )
 
@@ -277,6 +278,9 @@ def message_from_dict(d: Any) -> ChatMessage:
     kwargs = _dict(d.get("additional_kwargs"))
     kind = message_type(d.get("type") or d.get("role"))
     text, reasoning = content_text(d.get("content"))
+    original = kwargs.get("original_user_content")
+    if kind == "human" and isinstance(original, str):
+        text = original  # DeerFlow's uploads put a <current_uploads> block before what the user wrote
     if not reasoning and kwargs:
         reasoning = _kwargs_reasoning(kwargs)
     return _build(
@@ -292,7 +296,22 @@ def message_from_dict(d: Any) -> ChatMessage:
         hidden=bool(kwargs.get("hide_from_ui")),
         artifact=d.get("artifact"),
         additional_kwargs=kwargs,
+        usage=token_usage(d.get("usage_metadata") or kwargs.get("usage_metadata")) if kind == "ai" else None,
     )
+
+
+def token_usage(raw: Any) -> TokenUsage | None:
+    """LangChain's `usage_metadata` ({input_tokens, output_tokens, total_tokens}: on an AI
+    message, or in its additional_kwargs) as a TokenUsage; None when it says nothing usable."""
+    if not isinstance(raw, dict):
+        return None
+    counts = {key: raw.get(key) for key in ("input_tokens", "output_tokens", "total_tokens")}
+    if not any(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counts.values()):
+        return None
+    kept = {k: v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0 for k, v in counts.items()}
+    if not kept["total_tokens"]:
+        kept["total_tokens"] = kept["input_tokens"] + kept["output_tokens"]
+    return TokenUsage(**kept)
 
 
 def message_items(values: Any) -> list[Any]:

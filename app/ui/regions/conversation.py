@@ -1,6 +1,7 @@
 """The conversation (#chat-pane): the header (#chat-header), the chat (#chat-log), the run
-status (#run-status, beside the connection indicator), the run options (#run-options) and the
-composer (#composer).
+status (#run-status, beside the connection indicator), the run options (#run-options), the
+follow-ups the server suggested (#follow-ups), the files attached to the next message
+(#attachments) and the composer (#composer).
 
 It owns the open thread: opening it (and the drafts of the others), sending a message to the
 right graph (asking which when nothing says), answering the agent, cancelling a run, the run
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import dataclass
+from typing import cast
 
 from textual import work
 from textual.app import ComposeResult
@@ -22,15 +24,29 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...backends.base import BackendError, ClearsState, KeepsMessageLog, ListsModels, NotFound
+from ...artifacts import size_text
+from ...backends.base import (
+    BackendError,
+    ClearsState,
+    CountsTokens,
+    KeepsMessageLog,
+    ListsModels,
+    NotFound,
+    ServesUploads,
+    SuggestsFollowUps,
+    lacks,
+)
 from ...backends.langgraph.mapping import graphs_in_refusal
 from ...human_input import HumanResponse, PendingInput, answer_submitter, build_answer, detect_pending
 from ...models import ChatMessage, ServerModel, ThreadState, ThreadSummary
 from ...run_options import fields_from_schema
 from ...run_target import server_graphs, thread_graph
 from ...thread_ops import GONE, is_gone, state_detail
+from ...uploads import Attachment
+from ...usage import total_usage, usage_text
 from ..dialog_keys import dialog_worker
 from ..report import gone, report
+from ..screens.attach import AttachScreen
 from ..screens.cancel_run import CancelRunScreen
 from ..screens.confirm import ConfirmScreen
 from ..screens.human_input import HumanInputScreen
@@ -38,7 +54,8 @@ from ..screens.inbox import InboxScreen
 from ..screens.message_log import MessageLogScreen
 from ..screens.pick_graph import PickGraphScreen
 from ..screens.run_options import RunOptionsScreen
-from ..text import clean, one_line
+from ..screens.uploads import UploadsScreen
+from ..text import clean, one_line, plain
 from ..widgets.chat_find import ChatFind
 from ..widgets.chat_log import ChatLog
 from ..widgets.composer import Composer
@@ -47,6 +64,9 @@ from .objects import ObjectScreens
 from .runs import ConversationRuns, Rows, StateView
 
 NO_THREAD = "no thread open"
+TAKES_NO_FILES = "take files (it has no uploads)"
+ATTACHED_KEYS = "   ctrl+l removes the last · ctrl+u attaches another"
+FOLLOW_UP_KEYS = "   f6 puts one in the composer"
 
 
 class Conversation(ConversationRuns, ObjectScreens):
@@ -67,6 +87,14 @@ class Conversation(ConversationRuns, ObjectScreens):
         """What was typed in answers left for later (escape), by question (PendingInput.key)."""
         self.opens = 0
         """Counts thread opens, so a status poll that began before an open drops its stale row."""
+        self.attachments: dict[str | None, list[Attachment]] = {}
+        """The files attached to the next message, by thread (None: no thread open yet)."""
+        self.follow_ups: list[str] = []
+        """The questions the server suggested after the last reply (f6 puts one in the composer)."""
+        self._follow_up = -1
+        """The one f6 put in the composer last."""
+        self._follow_ups_for = ""
+        """The id of the reply they were asked for (asked once a reply)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-header")
@@ -77,6 +105,8 @@ class Conversation(ConversationRuns, ObjectScreens):
             if self._status_extra is not None:
                 yield self._status_extra
         yield Static(id="run-options")
+        yield Static(id="follow-ups")
+        yield Static(id="attachments")
         yield Composer(id="composer")
 
     def attach(self, rows: Rows, inspector: StateView) -> None:
@@ -85,6 +115,8 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     def on_mount(self) -> None:
         self.query_one("#chat-header", Static).update(Content.styled(NO_THREAD, "dim"))
+        self.query_one("#follow-ups").display = False
+        self.query_one("#attachments").display = False
 
     # -- finding in the thread ---------------------------------------------------------------------
 
@@ -142,11 +174,16 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.workers.cancel_group(self, "run")
         self.opens += 1
         if thread_id != self.thread_id:  # (the same thread again: what is being typed stays as it is)
+            self.clear_follow_ups()
+            self.run_status.show_usage("")
+            if self.thread_id is None and None in self.attachments and thread_id not in self.attachments:
+                self.attachments[thread_id] = self.attachments.pop(None)  # (attached with no thread open: kept)
             self._save_draft()
             if self.thread_id is not None or thread_id in self.drafts:
                 self.composer.show_draft(self.drafts.get(thread_id, ""))
             # (else: text typed with no thread open, e.g. after its thread was deleted, stays)
         self.thread_id = thread_id
+        self.show_attachments()
         try:  # the row's status may be stale: a run may have started since the list loaded
             summary, state = await asyncio.gather(backend.get_thread(thread_id), backend.get_state(thread_id))
         except NotFound as error:
@@ -163,6 +200,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         summary.title = summary.title or state.title
         self._rows.update_thread(summary)
         await self.show_state(state, summary)
+        self.show_usage(thread_id, state.messages)
         # after the chat is painted: a page of checkpoints can weigh more than the chat
         self.call_after_refresh(self._inspector.load_history, thread_id)
         self.call_after_refresh(self._inspector.load_graph, state, self.assistant_for(state.thread_id or None))
@@ -221,6 +259,10 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.workers.cancel_group(self, "row")  # its answer is about the thread gone
         self.thread_id = None
         self.thread_state = None
+        self.attachments.pop(thread_id, None)
+        self.show_attachments()
+        self.clear_follow_ups()
+        self.run_status.show_usage("")
         await self.chat.show_messages([])
         self.query_one("#chat-header", Static).update(Content.styled(NO_THREAD, "dim"))
         self.run_status.end("idle")
@@ -270,17 +312,29 @@ class Conversation(ConversationRuns, ObjectScreens):
         target = await self.run_target(thread_id)
         if target is None:
             return  # the user would not say which graph: the message stays in the composer
+        files = list(self.attachments.get(thread_id, []))
         try:
             if thread_id is None:
                 thread_id = await self._create_for_message(target)
+                if files:
+                    self.attachments[thread_id] = self.attachments.pop(None, files)
         except BackendError as error:
             report(self, error, "Creating a thread")
             return
         message_id = str(uuid.uuid4())
-        request = self._run_request(thread_id, {"messages": [{"type": "human", "content": text, "id": message_id}]})
+        message: dict = {"type": "human", "content": text, "id": message_id}
+        if files:
+            uploaded = await self._upload(thread_id, files)
+            if uploaded is None:
+                return  # said; the message and the files stay
+            message = cast(ServesUploads, backend).human_message(text, uploaded, message_id)
+        request = self._run_request(thread_id, {"messages": [message]})
         human = ChatMessage(id=message_id, type="human", text=text)
         if await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Sending", echo=human):
             self.drafts.pop(thread_id, None)
+            if files:
+                self.attachments.pop(thread_id, None)
+                self.show_attachments()
         elif (refusal := self._wrong_graph) is not None:
             self._wrong_graph = None
             if await self._repick_graph(thread_id, refusal):
@@ -294,6 +348,28 @@ class Conversation(ConversationRuns, ObjectScreens):
                 markup=False,
             )
             self.post_message(self.Gone(thread_id))
+
+    async def _upload(self, thread_id: str, files: list[Attachment]) -> list | None:
+        """Each attached file sent to the thread, in order (what the server says of each);
+        None, and why said, if one could not be: nothing is sent, the message and files stay."""
+        backend = self.app.live_backend
+        if not isinstance(backend, ServesUploads) or lacks(backend, ServesUploads, TAKES_NO_FILES):
+            self.notify(lacks(backend, ServesUploads, TAKES_NO_FILES) + " Nothing was sent.", severity="warning")
+            return None
+        uploaded = []
+        for number, item in enumerate(files, 1):
+            self.run_status.show("running", f"uploading {item.name} ({number} of {len(files)})")
+            try:
+                uploaded.append(await backend.upload(thread_id, item.path))
+            except BackendError as error:
+                report(self, error, f"Uploading {item.name}")
+            except OSError as error:
+                self.notify(f"Could not read {item.path}: {error.strerror or error}", severity="error", markup=False)
+            else:
+                continue
+            self.run_status.end("error", f"{item.name} was not uploaded; the message and the files are kept")
+            return None
+        return uploaded
 
     async def run_target(self, thread_id: str | None) -> str | None:
         """The assistant or graph a new run on this thread (None: a new thread) goes to;
@@ -464,6 +540,145 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.notify(f"Run cancelled ({action}).", timeout=3)
         if action == "rollback" and thread_id == self.thread_id:
             self.open_thread(thread_id)
+
+    # -- files attached to the next message ------------------------------------------------------
+
+    @property
+    def attached(self) -> list[Attachment]:
+        return self.attachments.get(self.thread_id, [])
+
+    def show_attachments(self) -> None:
+        line = self.query_one("#attachments", Static)
+        attached = self.attached
+        line.display = bool(attached)
+        if attached:
+            names = Content("  ").join(
+                Content.assemble((clean(item.name), "bold"), (f" {size_text(item.size)}", "dim")) for item in attached
+            )
+            line.update(
+                Content.assemble(
+                    ("attached ", "$accent"),
+                    names,
+                    (ATTACHED_KEYS, "dim italic"),
+                )
+            )
+
+    @dialog_worker
+    async def attach_file(self) -> None:
+        """ctrl+u: a file to send with the next message, checked against the server's limits."""
+        backend = self.app.backend
+        if backend is None:
+            self.notify("The server is not ready yet.", severity="warning", timeout=3)
+            return
+        if why := lacks(backend, ServesUploads, TAKES_NO_FILES):
+            self.notify(why, severity="warning", timeout=4, markup=False)
+            return
+        uploads = cast(ServesUploads, backend)
+        try:  # (the Gateway answers its limits for any thread id, one not made yet too)
+            limits = await uploads.upload_limits(self.thread_id or str(uuid.uuid4()))
+        except BackendError as error:
+            self.app.log_error(f"Reading the upload limits failed: {error}")
+            limits = None
+        thread_id = self.thread_id
+        found = await self.app.push_screen_wait(AttachScreen(list(self.attached), limits))
+        if found is None or thread_id != self.thread_id:
+            return
+        self.attachments.setdefault(thread_id, []).append(found)
+        self.show_attachments()
+        self.composer.focus()
+
+    def detach_file(self) -> None:
+        """ctrl+l: the file attached last is no longer sent."""
+        attached = self.attached
+        if not attached:
+            self.notify("No file is attached (ctrl+u attaches one).", timeout=2)
+            return
+        gone_file = attached.pop()
+        self.show_attachments()
+        self.notify(f"{gone_file.name} will not be sent.", timeout=2, markup=False)
+
+    def open_uploads(self) -> None:
+        """U: the files sent to the open thread, removable."""
+        backend = self.app.backend
+        if backend is None or self.thread_id is None:
+            self.notify("Open a thread first: U lists the files sent to it.", severity="warning", timeout=3)
+            return
+        if why := lacks(backend, ServesUploads, TAKES_NO_FILES):
+            self.notify(why, severity="warning", timeout=4, markup=False)
+            return
+        summary = self._rows.thread(self.thread_id)
+        title = (self.thread_state.title if self.thread_state else "") or (
+            summary.display_title if summary else self.thread_id
+        )
+        self.app.push_screen(UploadsScreen(cast(ServesUploads, backend), self.thread_id, title))
+
+    # -- what the server suggests asking next, and the tokens used ----------------------------------
+
+    def clear_follow_ups(self) -> None:
+        self.follow_ups, self._follow_up = [], -1
+        self.workers.cancel_group(self, "follow-ups")
+        self.query_one("#follow-ups").display = False
+
+    def show_follow_ups(self) -> None:
+        line = self.query_one("#follow-ups", Static)
+        line.display = bool(self.follow_ups)
+        if not self.follow_ups:
+            return
+        questions = Content(" · ").join(
+            plain(one_line(question, 100), "bold $accent" if index == self._follow_up else "")
+            for index, question in enumerate(self.follow_ups)
+        )
+        line.update(Content.assemble(("ask next ", "$accent"), questions, (FOLLOW_UP_KEYS, "dim italic")))
+
+    @work(exclusive=True, group="follow-ups", exit_on_error=False)
+    async def fetch_follow_ups(self, thread_id: str, messages: list[ChatMessage]) -> None:
+        """After a reply: the questions the server suggests (DeerFlow's UI asks once a reply)."""
+        backend = self.app.backend
+        replies = [message for message in messages if message.type == "ai"]
+        if not isinstance(backend, SuggestsFollowUps) or not replies or replies[-1].id == self._follow_ups_for:
+            return
+        self._follow_ups_for = replies[-1].id
+        model = self.app.run_options.context().get("model_name")
+        try:
+            found = await backend.suggest_follow_ups(thread_id, messages, model if isinstance(model, str) else None)
+        except BackendError as error:
+            self.app.log_error(f"Asking for follow-up questions failed: {error}")
+            return
+        if thread_id == self.thread_id and not self.run_in_progress:
+            self.follow_ups, self._follow_up = found, -1
+            self.show_follow_ups()
+
+    def follow_up(self) -> None:
+        """f6: the next suggested question in the composer (never over text typed there)."""
+        if not self.follow_ups:
+            self.notify("No follow-up is suggested (the server suggests them after a reply).", timeout=3)
+            return
+        text = self.composer.text.strip()
+        shown = self.follow_ups[self._follow_up] if self._follow_up >= 0 else ""
+        if text and text != shown:
+            self.notify("The composer holds your text: send or clear it first (it is kept).", timeout=3)
+            return
+        self._follow_up = (self._follow_up + 1) % len(self.follow_ups)
+        self.composer.show_draft(self.follow_ups[self._follow_up])
+        self.composer.focus()
+        self.show_follow_ups()
+
+    @work(exclusive=True, group="usage", exit_on_error=False)
+    async def show_usage(self, thread_id: str, messages: list[ChatMessage], before: set[str] | None = None) -> None:
+        """The tokens the thread's messages say they used (and the last run's share, given the
+        ids there `before` it), in the run status; not on a server that says it counts none."""
+        backend = self.app.backend
+        if isinstance(backend, CountsTokens):
+            try:
+                counts = await backend.counts_tokens()
+            except BackendError:
+                counts = True  # (it did not say: show what the messages carry)
+            if not counts:
+                return
+        if thread_id == self.thread_id:
+            total = total_usage(messages)
+            run = total_usage(messages, skip=before) if before is not None else None
+            self.run_status.show_usage(usage_text(total, run))
 
     # -- run options -------------------------------------------------------------------------------
 

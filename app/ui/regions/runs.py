@@ -71,6 +71,9 @@ class ConversationRuns(Vertical):
 
         def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None: ...
         def ask_human(self, thread_id: str, pending: list[PendingInput]) -> object: ...
+        def clear_follow_ups(self) -> None: ...
+        def fetch_follow_ups(self, thread_id: str, messages: list[ChatMessage]) -> object: ...
+        def show_usage(self, thread_id: str, messages: list[ChatMessage], before: set[str] | None = None) -> object: ...
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -201,6 +204,8 @@ class ConversationRuns(Vertical):
         chat, status, inspector = self.chat, self.run_status, self._inspector
         held = self.thread_state
         waiting_before = {p.key for p in detect_pending(held)} if held and held.thread_id == thread_id else set()
+        before = {m.id for m in held.messages if m.id} if held and held.thread_id == thread_id else set()
+        self.clear_follow_ups()
         status.begin()
         inspector.run_began()
         accepted = echo is None
@@ -257,6 +262,10 @@ class ConversationRuns(Vertical):
         if outcome != "offline":  # (else the reply stays open: the rejoined run continues it)
             final = await final_state(self.app.live_backend, thread_id)
             await chat.finish_run(final.messages if final is not None else None)
+        if final is not None and thread_id == self.thread_id:
+            self.show_usage(thread_id, final.messages, before)
+            if outcome == "idle" and not detect_pending(final):  # (a question asked: nothing to suggest)
+                self.fetch_follow_ups(thread_id, final.messages)
         if outcome == "error":
             await chat.add_notice(
                 Content.assemble(("run failed: ", "bold $error"), clean(detail)), "chat-notice -error"

@@ -58,6 +58,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from ..widgets.timeline import Timeline
     from .artifacts import ArtifactsScreen
     from .assistants import AssistantsScreen
+    from .attach import AttachScreen, PathInput
     from .cancel_run import CancelRunScreen
     from .choose import ChooseScreen
     from .compare import CompareScreen
@@ -77,6 +78,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from .run_options import RunOptionsScreen
     from .runs import RunsScreen
     from .store import StoreScreen
+    from .uploads import UploadsScreen
 
     help_owners = getattr(app_class, "help_owners", None)
     owners: dict[str, type[DOMNode]] = help_owners() if help_owners is not None else {}
@@ -101,6 +103,9 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Edit state", EditStateScreen, False),
         ("Message log (10xGraph)", MessageLogScreen, False),
         ("Artifacts", ArtifactsScreen, False),
+        ("Attach a file", AttachScreen, False),
+        ("Attach: the path", PathInput, False),
+        ("Uploads", UploadsScreen, False),
         ("Compare side by side", CompareScreen, False),
         ("Fan out", FanOutScreen, False),
         ("Runs", RunsScreen, False),

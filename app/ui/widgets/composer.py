@@ -2,6 +2,9 @@
 
 ctrl+j sends a plain line feed in every terminal, so the newline key works everywhere;
 shift+enter and alt+enter also add one where the terminal reports them.
+
+ctrl+u asks to attach a file (TextArea's ctrl+u, delete to the line's start, stays on
+super+backspace); the conversation opens the dialog.
 """
 
 from __future__ import annotations
@@ -22,12 +25,17 @@ class Composer(TextArea):
     BINDINGS = [
         Binding("enter", "submit", "Send", id="composer.send", priority=True),
         Binding("ctrl+j", "newline", "New line", id="composer.newline"),
+        Binding("ctrl+u", "attach", "Attach a file", id="composer.attach", tooltip="Attach a file to the message"),
     ]
 
     @dataclass
     class Submitted(Message):
         composer: Composer
         text: str
+
+    @dataclass
+    class AttachRequested(Message):
+        composer: Composer
 
     def __init__(self, **kwargs) -> None:
         super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
@@ -42,6 +50,9 @@ class Composer(TextArea):
         text = self.text.strip()
         if text:
             self.post_message(self.Submitted(self, text))
+
+    def action_attach(self) -> None:
+        self.post_message(self.AttachRequested(self))
 
     def action_newline(self) -> None:
         self.insert("\n")

@@ -1,4 +1,5 @@
-"""The run status bar (#run-status): what the current run is doing, for how long, how fast."""
+"""The run status bar (#run-status): what the current run is doing, for how long, how fast,
+and (between runs) the tokens the thread's messages say they used."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ class RunStatus(Static):
         self.events = 0
         self.started: float | None = None
         self.elapsed = 0.0
+        self.usage = ""
+        """The thread's tokens in words (shown when no run is under way)."""
 
     def on_mount(self) -> None:
         self._ticker = self.set_interval(0.5, self._tick, pause=True)
@@ -66,6 +69,10 @@ class RunStatus(Static):
         self.state, self.detail = state, detail
         self._redraw()
 
+    def show_usage(self, usage: str) -> None:
+        self.usage = usage
+        self._redraw()
+
     def _tick(self) -> None:
         if self.started is not None:
             self.elapsed = self.app.monotonic() - self.started
@@ -83,4 +90,6 @@ class RunStatus(Static):
         if self.state == "running" or self.elapsed:
             rate = self.events / self.elapsed if self.elapsed > 0.2 else 0.0
             parts.append((f"· {self.elapsed:4.1f}s · {self.events} events · {rate:,.0f}/s", "dim"))
+        if self.usage and self.state != "running":
+            parts.append((f" · {clean(self.usage)}", "dim"))
         self.update(Content.assemble(*parts))

@@ -9,7 +9,8 @@ word.
 Run it against a running Gateway whose model answers a message containing "clarify" with an
 ask_clarification tool call (options given), and one containing "report" by writing
 /mnt/user-data/outputs/report.md with write_file and presenting it with present_files (so the
-thread's state names it in `artifacts`):
+thread's state names it in `artifacts`), and answers a prompt asking for a JSON array (the
+follow-up suggestions) with one:
 
     GATEWAY=http://127.0.0.1:8001 EMAIL=me@example.com PASSWORD=... \
         .venv/bin/python tests/data/gateway/record.py
@@ -45,11 +46,24 @@ class Recorder:
         token = self.client.cookies.get("csrf_token")
         return {"X-CSRF-Token": token} if token else {}
 
-    def send(self, name: str, method: str, path: str, body: Any = None, *, form: Any = None, keep: bool = True) -> Any:
+    def send(
+        self,
+        name: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        form: Any = None,
+        files: Any = None,
+        keep: bool = True,
+    ) -> Any:
         headers = self.csrf() if method != "GET" else {}
         kwargs: dict[str, Any] = {"json": body} if body is not None else {}
         if form is not None:
             kwargs = {"data": form}
+        if files is not None:  # (multipart: recorded as the names and sizes of its files)
+            kwargs = {"files": files}
+            body = {"files": [(field, part[0], len(part[1])) for field, part in files]}
         response = self.client.request(method, path, headers=headers, **kwargs)
         kind = response.headers.get("content-type", "").split(";")[0]
         answer: Any = sse_events(response.text) if kind == "text/event-stream" else _json(response)
@@ -149,6 +163,7 @@ def record(origin: str, email: str, password: str) -> list[dict[str, Any]]:
     )
     rec.send("threads: state waiting on a clarification", "GET", f"{API}/threads/{tid}/state")
     record_artifacts_and_models(rec, run)
+    record_uploads_and_follow_ups(rec, run)
     return rec.exchanges
 
 
@@ -165,6 +180,51 @@ def record_artifacts_and_models(rec: Recorder, run: dict[str, Any]) -> None:
     missing = path.rsplit("/", 1)[0] + "/missing.md"
     rec.send("artifacts: a file that is not there", "GET", f"{API}/threads/{tid}/artifacts/{missing}")
     rec.send("models", "GET", f"{API}/models")
+
+
+NOTES = b"Threadbench notes\nThe answer is 42.\n"
+
+
+def record_uploads_and_follow_ups(rec: Recorder, run: dict[str, Any]) -> None:
+    """A file uploaded, listed, sent with a message as DeerFlow's UI sends it, deleted; the
+    refusals (too many files, a file not there); the upload limits; the follow-up questions."""
+    tid = rec.send("threads: create for uploads", "POST", f"{API}/threads", {"metadata": {"recorded": True}})[
+        "thread_id"
+    ]
+    uploads = f"{API}/threads/{tid}/uploads"
+    rec.send("uploads: limits", "GET", f"{uploads}/limits")
+    rec.send("uploads: list of none", "GET", f"{uploads}/list")
+    sent = rec.send("uploads: a file", "POST", uploads, files=[("files", ("notes.txt", NOTES, "text/plain"))])
+    rec.send("uploads: list", "GET", f"{uploads}/list")
+    eleven = [("files", (f"f{i}.txt", b"x", "text/plain")) for i in range(11)]
+    rec.send("uploads: too many files", "POST", uploads, files=eleven)
+    info = sent["files"][0]
+    message = {
+        "type": "human",
+        "content": [{"type": "text", "text": "read notes.txt"}],
+        "additional_kwargs": {
+            "files": [
+                {"filename": info["filename"], "size": info["size"], "path": info["virtual_path"], "status": "uploaded"}
+            ]
+        },
+    }
+    rec.send(
+        "runs: a message with a file",
+        "POST",
+        f"{API}/threads/{tid}/runs/stream",
+        {**run, "input": {"messages": [message]}, "stream_mode": ["values"], "context": {"thread_id": tid}},
+    )
+    state = rec.send("threads: state after a message with a file", "GET", f"{API}/threads/{tid}/state")
+    rec.send("suggestions: config", "GET", f"{API}/suggestions/config")
+    turns = [
+        {"role": "user" if m["type"] == "human" else "assistant", "content": m["content"]}
+        for m in state["values"]["messages"]
+        if m["type"] in ("human", "ai") and isinstance(m["content"], str) and m["content"]
+    ]
+    rec.send("suggestions", "POST", f"{API}/threads/{tid}/suggestions", {"messages": turns[-6:], "n": 3})
+    rec.send("uploads: delete", "DELETE", f"{uploads}/{info['filename']}")
+    rec.send("uploads: delete a file not there", "DELETE", f"{uploads}/{info['filename']}")
+    rec.send("uploads: list after the delete", "GET", f"{uploads}/list")
 
 
 def main() -> int:
