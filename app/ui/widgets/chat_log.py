@@ -546,6 +546,12 @@ class ChatLog(ScrollView, can_focus=True):
         if self._following:
             self._settle()
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The scrollbar came after the view was scrolled (a thread opened at its end): its
+        thumb is put where the view is."""
+        if shown:
+            self.vertical_scrollbar.position = self.scroll_y
+
     # -- drawing ----------------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
