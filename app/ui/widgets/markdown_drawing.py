@@ -19,7 +19,7 @@ from markdown_it.token import Token
 from textual.content import Content, Span
 from textual.style import Style
 from textual.widgets import Markdown
-from textual.widgets._markdown import MarkdownFence
+from textual.widgets.markdown import MarkdownFence
 
 from .drawn_lines import Line, Look, Part, plain_lines
 from .markdown_list import Item, ListModel, draw_list, symbols_for
