@@ -39,27 +39,6 @@ def visible(style) -> tuple:
     )
 
 
-async def cells(block, width: int, theme: str, *, height: int = 90, then=None) -> list[list[tuple]]:
-    """Each cell of the screen that shows `block` in a message: its character and what a
-    person sees of its style. `then(block)`: awaited once it is mounted (a stream, say)."""
-    app = InAMessage(block)
-    async with app.run_test(size=(width, height)) as pilot:
-        app.theme = theme  # (after mounting: a drawing follows a change of theme)
-        if then is not None:
-            await then(block)
-        await pilot.pause()
-        await pilot.pause()
-        return [
-            [
-                # (the colour of a blank cell's text is never seen)
-                (char, visible(segment.style)[1:] if char == " " else visible(segment.style))
-                for segment in strip
-                for char in segment.text
-            ]
-            for strip in app.screen._compositor.render_strips()
-        ]
-
-
 def assert_same_cells(ours: list[list[tuple]], theirs: list[list[tuple]], width: int) -> None:
     """Row by row, the cells drawn are those expected; a failure names the row and its text."""
     for row, (mine, expected) in enumerate(zip(ours, theirs, strict=True)):

@@ -10,7 +10,7 @@ import random
 import pytest
 from support.drawn_cells import ChatOf, screen_cells
 from support.driving import screen_lines
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.geometry import Offset
 from textual.selection import Selection
 from threadbench.embedded.demo.script import rich_markdown
@@ -26,20 +26,13 @@ def long_thread(count: int) -> list[ChatMessage]:
     return messages
 
 
-class Chat(App[None]):
+class Chat(ChatOf):
+    """The chat alone, as tall as the screen, with the focus."""
+
     CSS = "ChatLog { height: 1fr; }"
 
-    def __init__(self, messages: list[ChatMessage]) -> None:
-        super().__init__()
-        self.messages = messages
-
-    def compose(self) -> ComposeResult:
-        yield ChatLog()
-
-    async def on_mount(self) -> None:
-        chat = self.query_one(ChatLog)
-        await chat.show_messages(self.messages)
-        chat.focus()
+    def on_mount(self) -> None:  # (and ChatOf's: it shows the messages)
+        self.query_one(ChatLog).focus()
 
 
 def shown(app: App) -> str:
@@ -192,3 +185,21 @@ def test_server_text_in_a_message_is_data(tmp_path):
 
     text = asyncio.run(run())
     assert "a [b]question[/b] ␛[31m" in text
+
+
+async def test_find_marks_every_match_and_n_goes_to_the_next_across_the_thread():
+    app = Chat(long_thread(400))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chat = app.query_one(ChatLog)
+        assert chat.find("QUESTION 3?") == 1  # (any case)
+        await pilot.press("n")
+        assert chat.find_position == (1, 1) and "Question 3?" in shown(app)  # scrolled far up to it
+        assert chat.find("answer 19") == 11  # 19, 190-199
+        await pilot.press("n", "n")
+        assert chat.find_position == (2, 11) and "Answer 190." in shown(app)
+        await pilot.press("N", "N")
+        assert chat.find_position == (11, 11) and "Answer 199." in shown(app)
+        chat.find("")
+        await pilot.press("n")  # no find: n is not the chat's
+        assert chat.find_position == (0, 0)

@@ -120,7 +120,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     # -- finding in the thread ---------------------------------------------------------------------
 
-    def on_chat_log_find_requested(self, event: ChatLog.FindRequested) -> None:
+    def on_finds_in_thread_find_requested(self, event: ChatLog.FindRequested) -> None:
         self.query_one(ChatFind).open()
 
     def on_chat_find_changed(self, event: ChatFind.Changed) -> None:
@@ -130,7 +130,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     def on_chat_find_step(self, event: ChatFind.Step) -> None:
         self.chat.action_find_next(event.step)
 
-    def on_chat_log_find_moved(self, event: ChatLog.FindMoved) -> None:
+    def on_finds_in_thread_find_moved(self, event: ChatLog.FindMoved) -> None:
         self.query_one(ChatFind).show_count(event.current, event.count)
 
     def on_chat_find_closed(self, event: ChatFind.Closed) -> None:

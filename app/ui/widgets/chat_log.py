@@ -19,7 +19,6 @@ from __future__ import annotations
 import time
 from bisect import bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -28,7 +27,6 @@ from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Offset, Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
@@ -36,6 +34,7 @@ from textual.visual import Visual
 
 from ...models import ChatMessage, RunEvent, ToolCallChunk
 from .chat_entries import NO_GUTTER, ChatLine, Entry, MessageEntry, Notice
+from .chat_finding import FindsInThread
 from .drawn_lines import Look
 from .markdown_drawing import MARKDOWN_COMPONENTS, markdown_css
 
@@ -49,13 +48,7 @@ MAX_PAGES = 8
 """...which scrolls a page more every ten repeats, up to this many a step."""
 
 
-@dataclass
-class Match:
-    entry: int
-    occurrence: int  # which occurrence in the entry's text
-
-
-class ChatLog(ScrollView, can_focus=True):
+class ChatLog(FindsInThread, ScrollView, can_focus=True):
     COMPONENT_CLASSES = MARKDOWN_COMPONENTS | {
         "human",
         "system",
@@ -114,16 +107,6 @@ class ChatLog(ScrollView, can_focus=True):
         Binding("N", "find_next(-1)", "Previous match", show=False),
     ]
 
-    class FindRequested(Message):
-        """ctrl+f: the find bar is wanted."""
-
-    @dataclass
-    class FindMoved(Message):
-        """n or N went to another match: which, of how many."""
-
-        current: int
-        count: int
-
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.entries: list[Entry] = []
@@ -150,10 +133,6 @@ class ChatLog(ScrollView, can_focus=True):
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
         self._echo: ChatMessage | None = None
         """The message being sent, shown before the server has stored it (add_echo)."""
-        self._query = ""
-        self._matches: list[Match] = []
-        self._current = -1
-        self._current_at: tuple[int, int] | None = None  # (content line, column) of the current match
         self._last_page = (0.0, 0)  # when the last page key came, and how many came in a row
         self._held: int | None = None  # while a batch of events is applied: the first entry it changed
 
@@ -756,86 +735,6 @@ class ChatLog(ScrollView, can_focus=True):
             event.stop()
             self.cursor = found[1].target
             self._act_on(found[1].target)
-
-    # -- finding ----------------------------------------------------------------------------------
-
-    def action_find(self) -> None:
-        self.post_message(self.FindRequested())
-
-    def find(self, query: str) -> int:
-        """Mark every occurrence of `query` (any case) in the thread; how many there are."""
-        self._query = query.casefold()
-        self._find_again()
-        self._strips.clear()
-        self.refresh()
-        return len(self._matches)
-
-    def _find_again(self) -> None:
-        self._matches, self._current, self._current_at = [], -1, None
-        if not self._query:
-            return
-        for index, entry in enumerate(self.entries):
-            if self.shown(entry):
-                count = _searchable(entry).count(self._query)
-                self._matches += [Match(index, occurrence) for occurrence in range(count)]
-
-    @property
-    def find_position(self) -> tuple[int, int]:
-        """(which match is current, from 1; how many there are)."""
-        return self._current + 1, len(self._matches)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "find_next":
-            return bool(self._query)  # (else n is the screen's: a new thread)
-        return True
-
-    def action_find_next(self, step: int) -> None:
-        """n / N: the next or previous match, scrolled into view (a fold that holds it opened)."""
-        if not self._matches:
-            return
-        self._current = (self._current + step) % len(self._matches)
-        match = self._matches[self._current]
-        entry = self.entries[match.entry]
-        self._current_at = self._locate(match)
-        if self._current_at is None and any(key not in self.opened for key in entry.folds()):
-            self.opened.update(entry.folds())
-            self._changed(match.entry)
-            self._current_at = self._locate(match)
-        self._strips.clear()
-        self._show_line(self._current_at[0] if self._current_at is not None else self._tops_now()[match.entry])
-        self.refresh()
-        self.post_message(self.FindMoved(*self.find_position))
-
-    def _locate(self, match: Match) -> tuple[int, int] | None:
-        """(content line, column) of a match: its entry's nth occurrence among its drawn lines
-        (None when the drawing breaks it: a word wrapped, Markdown's marks in the text)."""
-        seen = 0
-        top = self._tops_now()[match.entry] + self.entries[match.entry].margin
-        for row, line in enumerate(self.lines_of(match.entry)):
-            text = line.content.plain.casefold()
-            start = text.find(self._query)
-            while start >= 0:
-                if seen == match.occurrence:
-                    return top + row, start
-                seen += 1
-                start = text.find(self._query, start + len(self._query))
-        return None
-
-    def _marks(self, line: ChatLine, line_no: int) -> tuple[tuple[int, int, bool], ...]:
-        """Where the query is in a line, and which is the current match."""
-        text = line.content.plain.casefold()
-        found, start = [], text.find(self._query)
-        while start >= 0 and self._query:
-            found.append((start, start + len(self._query), (line_no, start) == self._current_at))
-            start = text.find(self._query, start + len(self._query))
-        return tuple(found)
-
-
-def _searchable(entry: Entry) -> str:
-    text = entry.source
-    if isinstance(entry, MessageEntry):
-        text += "".join(str(call.args) for call, _ in entry.calls.values()) + entry.reasoning
-    return text.casefold()
 
 
 def _selected(strip: Strip, span: tuple[int, int], style: RichStyle) -> Strip:
