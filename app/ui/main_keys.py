@@ -139,7 +139,7 @@ MAIN_BINDINGS: list[BindingType] = [
         tooltip="Uploads: the files sent to this thread (remove one)",
     ),
     Binding(
-        "f6",
+        "f3",
         "follow_up",
         "Follow-up",
         show=False,

@@ -3,7 +3,7 @@ one does): ctrl+u in the composer opens #attach-dialog (the server's limits show
 completed with tab), the file shows on the line above the composer (ctrl+l removes it), and
 the message goes out after its files, as DeerFlow's UI sends it; a file over the limits is
 refused and nothing typed is lost; U lists the thread's uploads and removes one; the follow-up
-questions after a reply (f6 puts one in the composer); the tokens in the run status; on a
+questions after a reply (f3 puts one in the composer); the tokens in the run status; on a
 server that takes no files, ctrl+u says so."""
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ async def test_the_uploads_screen_lists_and_removes_a_file(gateway_stand_in, tmp
     assert not [text for text, severity in notes_said if severity == "error"], notes_said
 
 
-async def test_follow_ups_after_a_reply_and_ctrl_f_puts_one_in_the_composer(gateway_stand_in):
+async def test_follow_ups_after_a_reply_and_f3_puts_one_in_the_composer(gateway_stand_in):
     async with on_gateway(gateway_stand_in.url, "hello") as (app, pilot, _):
         composer = app.screen.query_one(Composer)
         composer.focus()
@@ -181,12 +181,12 @@ async def test_follow_ups_after_a_reply_and_ctrl_f_puts_one_in_the_composer(gate
         await wait_for(pilot, lambda: QUESTIONS[0] in line(app, "#follow-ups"), what="the follow-ups")
         assert all(question in line(app, "#follow-ups") for question in QUESTIONS)
         assert composer.text == ""
-        await pilot.press("f6")
+        await pilot.press("f3")
         assert composer.text == QUESTIONS[0]
-        await pilot.press("f6")
+        await pilot.press("f3")
         assert composer.text == QUESTIONS[1]
         await pilot.press("end", *" please")
-        await pilot.press("f6")  # typed text is never replaced
+        await pilot.press("f3")  # typed text is never replaced
         assert composer.text == QUESTIONS[1] + " please"
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.run_in_progress or not line(app, "#follow-ups"), what="sent")

@@ -66,7 +66,7 @@ from .runs import ConversationRuns, Rows, StateView
 NO_THREAD = "no thread open"
 TAKES_NO_FILES = "take files (it has no uploads)"
 ATTACHED_KEYS = "   ctrl+l removes the last · ctrl+u attaches another"
-FOLLOW_UP_KEYS = "   f6 puts one in the composer"
+FOLLOW_UP_KEYS = "   f3 puts one in the composer"
 
 
 class Conversation(ConversationRuns, ObjectScreens):
@@ -90,9 +90,9 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.attachments: dict[str | None, list[Attachment]] = {}
         """The files attached to the next message, by thread (None: no thread open yet)."""
         self.follow_ups: list[str] = []
-        """The questions the server suggested after the last reply (f6 puts one in the composer)."""
+        """The questions the server suggested after the last reply (f3 puts one in the composer)."""
         self._follow_up = -1
-        """The one f6 put in the composer last."""
+        """The one f3 put in the composer last."""
         self._follow_ups_for = ""
         """The id of the reply they were asked for (asked once a reply)."""
 
@@ -649,7 +649,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             self.show_follow_ups()
 
     def follow_up(self) -> None:
-        """f6: the next suggested question in the composer (never over text typed there)."""
+        """f3: the next suggested question in the composer (never over text typed there)."""
         if not self.follow_ups:
             self.notify("No follow-up is suggested (the server suggests them after a reply).", timeout=3)
             return

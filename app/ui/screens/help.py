@@ -50,6 +50,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     The main screen and the region widgets sit above the screens (they push them), so this
     module does not import them: the app names them (`help_owners()`: group title -> class)."""
     from ..widgets.answer_box import AnswerBox
+    from ..widgets.chat_find import ChatFind
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
     from ..widgets.decision_picker import DecisionPicker
@@ -87,6 +88,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Main screen", owners.get("Main screen"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
+        ("Find in the chat", ChatFind, False),
         ("Composer", Composer, False),
         ("State tree", StateTree, True),
         ("State filter", owners.get("State filter"), False),

@@ -188,6 +188,8 @@ class MessageEntry(Entry):
 
     @property
     def source(self) -> str:
+        if self.answer is not None:
+            return f"You answered: {self.answer}"
         return self.markdown.text if self.live else self.message.text
 
     # -- a reply as it streams -------------------------------------------------------------------
