@@ -191,17 +191,11 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         self._changed(len(self.entries) - 1)
 
     def _remove(self, gone) -> None:
-        kept = [entry for entry in self.entries if not gone(entry)]
-        if len(kept) != len(self.entries):
-            keep = {id(entry) for entry in kept}
-            pairs = [
-                (h, k)
-                for entry, h, k in zip(self.entries, self._heights, self._known, strict=True)
-                if id(entry) in keep
-            ]
-            self.entries = kept
-            self._heights = [h for h, _ in pairs]
-            self._known = [k for _, k in pairs]
+        kept = [not gone(entry) for entry in self.entries]
+        if not all(kept):
+            self.entries = [entry for entry, keep in zip(self.entries, kept, strict=True) if keep]
+            self._heights = [height for height, keep in zip(self._heights, kept, strict=True) if keep]
+            self._known = [known for known, keep in zip(self._known, kept, strict=True) if keep]
             self._stale_from = 0
             self._changed()
 
@@ -267,8 +261,8 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
                         await self.add_message(event.message)
         finally:
             held, self._held = self._held, None
-            if held < len(self.entries) or self._stale_from < len(self.entries):
-                self._changed(min(held, len(self.entries) - 1))
+            if held < len(self.entries):  # (some entry changed or came)
+                self._changed(held)
 
     def _apply_token(self, event: RunEvent) -> None:
         key = event.message_id or f"stream-{event.run_id}"
@@ -356,7 +350,8 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         self._known[index] = not self.shown(entry)
 
     def _changed(self, index: int = 0) -> None:
-        """Entries from `index` on may have changed: measured again, and the view drawn."""
+        """Entry `index` changed (or those after it moved): it is measured again, the running
+        heights from it counted again, and the view drawn."""
         if index < len(self.entries):
             self._known[index] = False
         self._stale_from = min(self._stale_from, index)

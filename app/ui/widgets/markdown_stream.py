@@ -17,8 +17,6 @@ class MarkdownText:
         self._splitter = BlockSplitter()
         self._sources: list[str] = []
         self._parts: list[list[Part] | None] = []  # each block's parts (None: to parse again)
-        self.version = 0
-        """Grows with each change (what the view's caches compare)."""
         if text:
             self.append(text)
 
@@ -34,12 +32,6 @@ class MarkdownText:
         for piece in rest:
             self._sources.append(piece)
             self._parts.append(None)
-        self.version += 1
-
-    @property
-    def changed_from(self) -> int:
-        """The first block not parsed since the last change (the last one, as a reply streams)."""
-        return next((index for index, parts in enumerate(self._parts) if parts is None), len(self._parts))
 
     def parts(self) -> list[Part]:
         every: list[Part] = []
