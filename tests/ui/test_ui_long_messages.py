@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, make_app, open_tagged, screen_lines, send_in_new_thread, tag, wait_for, wait_ready
+from threadbench.models import ChatMessage, ThreadState
 from threadbench.ui.widgets.chat_entries import DISPLAY_LIMIT, MessageEntry
+from threadbench.ui.widgets.composer import Composer
 
 pytestmark = pytest.mark.server
 
@@ -91,3 +93,21 @@ async def test_closing_the_app_while_a_reply_streams_is_clean(server_url):
                 return bool(replies) and len(replies[-1].source) > 2000 and app.screen.run_in_progress
 
             await wait_for(pilot, streaming, what="the reply streaming")
+
+
+async def test_no_worker_writes_the_threads_messages_out_for_its_name(server_url, monkeypatch):
+    """Textual names a worker by the repr of its arguments unless it is given a description:
+    a worker handed a 10,000-message thread's messages spent 150 ms writing them out before
+    the thread was painted. Opening a thread and a run's end hand workers the messages."""
+    written: list[str] = []
+    monkeypatch.setattr(ChatMessage, "__repr__", lambda message: written.append(message.id or "") or "ChatMessage")
+    monkeypatch.setattr(ThreadState, "__repr__", lambda state: written.append("state") or "ThreadState")
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await opened_reply(pilot, server_url, "hello")
+        app.screen.query_one(Composer).focus()
+        await pilot.press(*"again", "enter")
+        await wait_for(pilot, lambda: len(app.screen.chat.messages) >= 4, what="the second reply")
+        await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run's end")
+        await pilot.pause()
+    assert written == []

@@ -1,13 +1,13 @@
 """Where a Markdown text is cut into blocks, whole or as it streams (markdown_stream.py).
 
-Streamed and whole must agree: a reply opened again is cut by `split_blocks`, and it must
-look as it did while it streamed."""
+Streamed and whole must agree, and agree with `split_blocks` (the rule written out plainly,
+line by line): a reply opened again must look as it did while it streamed."""
 
 import random
 
 import pytest
 from threadbench.embedded.demo.script import long_markdown, rich_markdown
-from threadbench.ui.widgets.markdown_stream import BLOCK_CHARS, BlockSplitter, split_blocks
+from threadbench.ui.widgets.markdown_stream import BLOCK_CHARS, BlockSplitter
 
 LONG = "x" * (BLOCK_CHARS + 10)
 
@@ -25,6 +25,25 @@ def streamed(text: str, seed: int) -> list[str]:
     return [block for block in blocks if block]
 
 
+def split_blocks(text: str) -> list[str]:
+    """The rule: split Markdown at blank lines outside code fences into blocks of ~BLOCK_CHARS."""
+    if len(text) <= BLOCK_CHARS:
+        return [text] if text else []
+    blocks, current, fence_open = [], [], False
+    size = 0
+    for line in text.splitlines(keepends=True):
+        current.append(line)
+        size += len(line)
+        if line.lstrip().startswith("```"):
+            fence_open = not fence_open
+        if size >= BLOCK_CHARS and not fence_open and line.strip() == "":
+            blocks.append("".join(current))
+            current, size = [], 0
+    if current:
+        blocks.append("".join(current))
+    return blocks
+
+
 TEXTS = {
     "rich": rich_markdown(3000),
     "long": long_markdown(2000),
@@ -39,6 +58,7 @@ def test_streamed_in_any_pieces_the_blocks_are_those_of_the_whole_text(name):
     text = TEXTS[name]
     whole = split_blocks(text)
     assert "".join(whole) == text
+    assert [block for block in BlockSplitter().feed(text) if block] == whole, "a reply opened whole"
     for seed in range(10):
         assert streamed(text, seed) == whole
 

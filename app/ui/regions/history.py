@@ -155,7 +155,7 @@ class InspectorHistory(TabbedContent):
         if thread_id == self._open_thread_id:
             self.append_checkpoints(page, exhausted=len(page) < HISTORY_PAGE)
 
-    @work(exclusive=True, group="graph", exit_on_error=False)
+    @work(exclusive=True, group="graph", exit_on_error=False, description="load the graph")
     async def load_graph(self, state: ThreadState, assistant: str) -> None:
         """The graph of `assistant` (the graph the open thread runs on), xray, cached."""
         backend = self.app.backend
@@ -295,7 +295,7 @@ class InspectorHistory(TabbedContent):
             return
         self.fork_at(checkpoint)
 
-    @work(group="fork")
+    @work(group="fork", description="fork")
     async def fork_at(self, checkpoint: ThreadState) -> None:
         backend = self.app.live_backend
         thread_id = self._open_thread_id

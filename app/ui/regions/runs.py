@@ -135,7 +135,7 @@ class ConversationRuns(Vertical):
         await self.chat.add_notice(Content.styled("joined the run in progress", "dim italic"))
         await self.stream_into_chat(backend.join_stream(thread_id), thread_id, "Joining the run", asks=False)
 
-    @work(exclusive=True, group="run")
+    @work(exclusive=True, group="run", description="replay")
     async def replay_from(self, thread_id: str, checkpoint: ThreadState) -> None:
         """Run again from a checkpoint (no new input): the graph continues from there."""
         backend = self.app.live_backend
@@ -149,7 +149,7 @@ class ConversationRuns(Vertical):
         )
         self._inspector.load_history(thread_id)
 
-    @work(exclusive=True, group="run")
+    @work(exclusive=True, group="run", description="resend")
     async def resend(self, thread_id: str, fork_point: ThreadState, text: str) -> None:
         """Run the edited message from the checkpoint before the one it replaces (a fork)."""
         backend = self.app.live_backend
@@ -282,7 +282,7 @@ class ConversationRuns(Vertical):
         """A question answered from the inbox: the row and the open thread catch up, without asking."""
         self.refresh_thread_row(thread_id)
 
-    @work(group="row", exit_on_error=False)
+    @work(group="row", exit_on_error=False, description="refresh a thread's row")
     async def refresh_thread_row(
         self,
         thread_id: str,

@@ -158,6 +158,7 @@ class MessageEntry(Entry):
 
     def __init__(self, message: ChatMessage) -> None:
         self.message = message
+        self.kind = message.type if message.type in ("human", "ai", "tool", "system") else "other"
         self.key = message.id or f"message-{id(self)}"
         self.answer = answer_given(message) if message.additional_kwargs else None
         self.hidden = message.hidden and self.answer is None
@@ -181,10 +182,6 @@ class MessageEntry(Entry):
         if not self.live:  # (a streamed reply holds its text only there until it is stored)
             self._markdown = None
             self._made = {}
-
-    @property
-    def kind(self) -> str:
-        return self.message.type if self.message.type in ("human", "ai", "tool", "system") else "other"
 
     @property
     def source(self) -> str:
@@ -231,9 +228,11 @@ class MessageEntry(Entry):
         return keys + ([f"{self.key}:result"] if self.kind == "tool" else [])
 
     def estimate(self, width: int) -> int:
-        text = self.source if self.kind != "tool" else ""
-        rows = len(text) // max(10, width - 3) + text.count("\n") // 2 + 1 if text.strip() else 0
-        return self.margin + rows + len(self.calls) + bool(self.reasoning) + (self.kind == "tool")
+        if self.kind == "tool":
+            return self.margin + 1
+        text = self.message.text if self.answer is None and not self.live else self.source
+        rows = len(text) // max(10, width - 3) + text.count("\n") // 2 + 1 if text else 0
+        return self.margin + rows + len(self.calls) + bool(self.reasoning)
 
     def lines(self, width: int, look: Look, opened: frozenset[str]) -> list[ChatLine]:
         if self.answer is not None:

@@ -4,6 +4,8 @@ a folded tool call opens it. Mixed into ChatLog (chat_log.py), whose lines it re
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,6 +16,8 @@ from .chat_entries import ChatLine, Entry, MessageEntry
 
 if TYPE_CHECKING:
     from textual.cache import LRUCache
+
+    from .running_heights import RunningHeights
 
     _Base = ScrollView
 else:
@@ -47,10 +51,10 @@ class FindsInThread(_Base):
         entries: list[Entry]
         opened: set[str]
         _strips: LRUCache
+        _rows: RunningHeights
 
         def shown(self, entry: Entry) -> bool: ...
         def lines_of(self, index: int) -> list[ChatLine]: ...
-        def _tops_now(self) -> list[int]: ...
         def _show_line(self, line_no: int) -> None: ...
         def _changed(self, index: int = 0) -> None: ...
 
@@ -97,33 +101,34 @@ class FindsInThread(_Base):
             self._changed(match.entry)
             self._current_at = self._locate(match)
         self._strips.clear()
-        self._show_line(self._current_at[0] if self._current_at is not None else self._tops_now()[match.entry])
+        self._show_line(self._current_at[0] if self._current_at is not None else self._rows.tops[match.entry])
         self.refresh()
         self.post_message(self.FindMoved(*self.find_position))
 
     def _locate(self, match: Match) -> tuple[int, int] | None:
         """(content line, column) of a match: its entry's nth occurrence among its drawn lines
         (None when the drawing breaks it: a word wrapped, Markdown's marks in the text)."""
-        seen = 0
-        top = self._tops_now()[match.entry] + self.entries[match.entry].margin
-        for row, line in enumerate(self.lines_of(match.entry)):
-            text = line.content.plain.casefold()
-            start = text.find(self._query)
-            while start >= 0:
-                if seen == match.occurrence:
-                    return top + row, start
-                seen += 1
-                start = text.find(self._query, start + len(self._query))
-        return None
+        top = self._rows.tops[match.entry] + self.entries[match.entry].margin
+        found = (
+            (top + row, start)
+            for row, line in enumerate(self.lines_of(match.entry))
+            for start in _occurrences(line.content.plain.casefold(), self._query)
+        )
+        return next(itertools.islice(found, match.occurrence, None), None)
 
     def _marks(self, line: ChatLine, line_no: int) -> tuple[tuple[int, int, bool], ...]:
         """Where the query is in a line, and which is the current match."""
-        text = line.content.plain.casefold()
-        found, start = [], text.find(self._query)
-        while start >= 0 and self._query:
-            found.append((start, start + len(self._query), (line_no, start) == self._current_at))
-            start = text.find(self._query, start + len(self._query))
-        return tuple(found)
+        return tuple(
+            (start, start + len(self._query), (line_no, start) == self._current_at)
+            for start in _occurrences(line.content.plain.casefold(), self._query)
+        )
+
+
+def _occurrences(text: str, query: str) -> Iterator[int]:
+    start = text.find(query) if query else -1
+    while start >= 0:
+        yield start
+        start = text.find(query, start + len(query))
 
 
 def _searchable(entry: Entry) -> str:

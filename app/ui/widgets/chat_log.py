@@ -17,7 +17,6 @@ or a link. ctrl+f finds words in the thread (find()); n and N go to the next and
 from __future__ import annotations
 
 import time
-from bisect import bisect_right
 from collections import OrderedDict
 
 from rich.segment import Segment
@@ -37,6 +36,7 @@ from .chat_entries import NO_GUTTER, ChatLine, Entry, MessageEntry, Notice
 from .chat_finding import FindsInThread
 from .drawn_lines import Look
 from .markdown_drawing import MARKDOWN_COMPONENTS, markdown_css
+from .running_heights import RunningHeights
 
 LINE_BUDGET = 4_000
 """Drawn lines kept for entries out of view (their heights are kept whatever happens)."""
@@ -49,23 +49,10 @@ MAX_PAGES = 8
 
 
 class ChatLog(FindsInThread, ScrollView, can_focus=True):
-    COMPONENT_CLASSES = MARKDOWN_COMPONENTS | {
-        "human",
-        "system",
-        "edge-human",
-        "edge-ai",
-        "edge-other",
-        "edge-error",
-        "notice",
-        "notice-error",
-        "notice-answer",
-        "fold",
-        "fold-cursor",
-        "tool-text",
-        "match",
-        "match-current",
-        "banner",
-    }
+    COMPONENT_CLASSES = MARKDOWN_COMPONENTS | set(
+        "human system edge-human edge-ai edge-other edge-error notice notice-error notice-answer"
+        " fold fold-cursor tool-text match match-current banner".split()
+    )
     DEFAULT_CSS = """
     ChatLog {
         scrollbar-gutter: stable;  /* the lines are drawn for the width left of the scrollbar */
@@ -110,10 +97,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.entries: list[Entry] = []
-        self._heights: list[int] = []  # each entry's height with its margin, guessed until `_known`
-        self._known: list[bool] = []
-        self._tops: list[int] = [0]  # where each entry starts; the last: the total
-        self._stale_from = 0  # _tops are right up to this entry
+        self._rows = RunningHeights()  # each entry's height, with its margin
         self._drawn: OrderedDict[int, tuple[tuple, list[ChatLine], Entry]] = OrderedDict()  # id(entry) ->
         self._drawn_lines = 0
         self._wide = 0  # the widest code line drawn (the view scrolls sideways that far)
@@ -152,15 +136,11 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
 
     def _reset(self, entries: list[Entry]) -> None:
         self.entries = entries
-        self._heights = [0] * len(entries)
-        self._known = [False] * len(entries)
-        self._stale_from = 0
+        self._guess_all()
         self._drawn.clear()
         self._drawn_lines = self._wide = 0
         self._strips.clear()
         self._ids = {entry.key for entry in entries if isinstance(entry, MessageEntry) and entry.message.id}
-        for index in range(len(entries)):
-            self._guess(index)
 
     async def show_messages(self, messages: list[ChatMessage], *, notice: Content | str | None = None) -> None:
         """Show `messages` instead, from the newest; `notice` pinned above them (a past view)."""
@@ -185,8 +165,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
 
     def _append(self, entry: Entry) -> None:
         self.entries.append(entry)
-        self._heights.append(0)
-        self._known.append(False)
+        self._rows.append()
         self._guess(len(self.entries) - 1)
         self._changed(len(self.entries) - 1)
 
@@ -194,9 +173,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         kept = [not gone(entry) for entry in self.entries]
         if not all(kept):
             self.entries = [entry for entry, keep in zip(self.entries, kept, strict=True) if keep]
-            self._heights = [height for height, keep in zip(self._heights, kept, strict=True) if keep]
-            self._known = [known for known, keep in zip(self._known, kept, strict=True) if keep]
-            self._stale_from = 0
+            self._rows.keep(kept)
             self._changed()
 
     # -- live updates -----------------------------------------------------------------------------
@@ -344,52 +321,33 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
     def shown(self, entry: Entry) -> bool:
         return self.show_hidden or not entry.hidden
 
+    def _guess_all(self) -> None:
+        width = self._width or 80
+        hidden = [not self.shown(entry) for entry in self.entries]
+        guesses = [0 if gone else entry.estimate(width) for entry, gone in zip(self.entries, hidden, strict=True)]
+        self._rows.reset(guesses, hidden)
+
     def _guess(self, index: int) -> None:
         entry = self.entries[index]
-        self._heights[index] = entry.estimate(self._width or 80) if self.shown(entry) else 0
-        self._known[index] = not self.shown(entry)
+        shown = self.shown(entry)
+        self._rows.set(index, entry.estimate(self._width or 80) if shown else 0, known=not shown)
 
     def _changed(self, index: int = 0) -> None:
         """Entry `index` changed (or those after it moved): it is measured again, the running
         heights from it counted again, and the view drawn."""
         if index < len(self.entries):
-            self._known[index] = False
-        self._stale_from = min(self._stale_from, index)
+            self._rows.known[index] = False
+        self._rows.moved(index)
         if self._held is not None:  # (a batch of events: drawn once at its end)
             self._held = min(self._held, index)
             return
         self._settle()
         self.refresh()
 
-    def _tops_now(self) -> list[int]:
-        tops, start = self._tops, self._stale_from
-        if start < len(self.entries) or len(tops) != len(self.entries) + 1:
-            start = min(start, len(tops) - 1)
-            del tops[start + 1 :]
-            total = tops[start]
-            for height in self._heights[start:]:
-                total += height
-                tops.append(total)
-            self._stale_from = len(self.entries)
-        return tops
-
-    def entry_at(self, line: int) -> int:
-        """The entry that holds content line `line` (its margin counts as its own)."""
-        return max(0, min(len(self.entries) - 1, bisect_right(self._tops_now(), line) - 1))
-
     def _measure(self, index: int) -> int:
         """Draw entry `index` (if it is not drawn yet); its height changed by how much."""
         entry = self.entries[index]
-        if not self.shown(entry):
-            height = 0
-        else:
-            height = entry.margin + len(self.lines_of(index))
-        change = height - self._heights[index]
-        self._heights[index] = height
-        self._known[index] = True
-        if change:
-            self._stale_from = min(self._stale_from, index)
-        return change
+        return self._rows.set(index, entry.margin + len(self.lines_of(index)) if self.shown(entry) else 0, known=True)
 
     def lines_of(self, index: int) -> list[ChatLine]:
         """Entry `index` drawn for the view (cached)."""
@@ -439,7 +397,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
     def _top_rows(self) -> int:
         """Rows of the view above the first line: the banner, and the blank rows that put a
         thread shorter than the view at its bottom, as a chat is read."""
-        return self._banner_rows + max(0, self.size.height - self._banner_rows - self._tops_now()[-1])
+        return self._banner_rows + max(0, self.size.height - self._banner_rows - self._rows.total)
 
     def _settle(self) -> None:
         """Draw the entries in and near the view; where one above the view's top changed
@@ -455,25 +413,25 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
             if self._following:  # the newest entries that fill two heights of the view
                 covered, index = 0, len(self.entries) - 1
                 while index >= 0 and covered < 2 * height:
-                    if not self._known[index]:
+                    if not self._rows.known[index]:
                         self._measure(index)
-                    covered += self._heights[index]
+                    covered += self._rows.heights[index]
                     index -= 1
                 self._update_size()
                 self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
                 return
             top = round(self.scroll_y)
-            anchor = self.entry_at(top)
-            offset = top - self._tops_now()[anchor]
+            anchor = self._rows.at(top)
+            offset = top - self._rows.tops[anchor]
             index = anchor
-            y, end = self._tops_now()[index], top + height
+            y, end = self._rows.tops[index], top + height
             while index < len(self.entries) and y < end:
-                if not self._known[index]:
+                if not self._rows.known[index]:
                     self._measure(index)
-                y += self._heights[index]
+                y += self._rows.heights[index]
                 index += 1
             self._update_size()
-            wanted = self._tops_now()[anchor] + min(offset, max(0, self._heights[anchor] - 1))
+            wanted = self._rows.tops[anchor] + min(offset, max(0, self._rows.heights[anchor] - 1))
             if wanted != top:
                 self.scroll_to(y=wanted, animate=False, immediate=True, force=True)
         finally:
@@ -481,7 +439,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
 
     def _update_size(self) -> None:
         width = self._wide if self._wide > self._view_width else 0  # (sideways only for code wider than the view)
-        size = Size(width, self._tops_now()[-1] + self._banner_rows)
+        size = Size(width, self._rows.total + self._banner_rows)
         if size != self.virtual_size:
             self.virtual_size = size
 
@@ -495,9 +453,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         if width != self._width:
             self._width = width
             self._strips.clear()
-            for index in range(len(self.entries)):
-                self._guess(index)
-            self._stale_from = 0
+            self._guess_all()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -545,9 +501,9 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         """The entry and the drawn line at content line `line_no` (None: a margin, or none)."""
         if not self.entries or line_no < 0:
             return None
-        index = self.entry_at(line_no)
+        index = self._rows.at(line_no)
         entry = self.entries[index]
-        row = line_no - self._tops_now()[index] - entry.margin
+        row = line_no - self._rows.tops[index] - entry.margin
         if row < 0 or not self.shown(entry):
             return None
         lines = self.lines_of(index)
@@ -614,7 +570,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         start, end = selection
         if start is None and end is None:
             return self.text(), "\n"
-        total = self._tops_now()[-1]
+        total = self._rows.total
         first = start.y if start is not None else 0
         last = end.y if end is not None else total - 1
         texts = []
@@ -657,17 +613,16 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         for index in range(len(self.entries)):
             if self.entries[index].hidden:
                 self._guess(index)
-        self._stale_from = 0
         self._changed()
         self.notify("Showing hidden messages" if self.show_hidden else "Hiding hidden messages", timeout=2)
 
     def _targets(self, start: int, step: int):
         """(line number, target) of the lines that take a key, from content line `start` on."""
-        index = self.entry_at(max(0, start))
+        index = self._rows.at(max(0, start))
         while 0 <= index < len(self.entries):
             if self.shown(self.entries[index]):
                 lines = self.lines_of(index)
-                top = self._tops_now()[index] + self.entries[index].margin
+                top = self._rows.tops[index] + self.entries[index].margin
                 rows = range(len(lines)) if step > 0 else range(len(lines) - 1, -1, -1)
                 for row in rows:
                     if lines[row].target is not None and (top + row - start) * step > 0:

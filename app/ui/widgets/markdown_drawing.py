@@ -269,24 +269,8 @@ def draw_parts(parts: Sequence[Part], width: int, look: Look, *, last_margin: bo
     return lines
 
 
-MARKDOWN_COMPONENTS = {
-    "em",
-    "strong",
-    "s",
-    "code_inline",
-    "bullet",
-    "hr",
-    "code-block",
-    "table",
-    "quote",
-    "quote-edge",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-}
+MARKDOWN_COMPONENTS = set("em strong s code_inline bullet hr code-block table quote quote-edge".split())
+MARKDOWN_COMPONENTS |= {f"h{level}" for level in range(1, 7)}
 """The component classes the drawings' styles name."""
 
 

@@ -43,7 +43,8 @@ class MarkdownText:
 
 
 class BlockSplitter:
-    """Finds, in text that arrives in pieces, where `split_blocks` cuts it into blocks.
+    """Finds, in text that arrives in pieces, where it ends blocks of about BLOCK_CHARS (at blank lines outside
+    code fences).
 
     feed() returns the new text cut at block ends: every piece but the last ends a block.
     Work is proportional to the text fed, never to the text so far.
@@ -73,22 +74,3 @@ class BlockSplitter:
 
 def _ends_line(text: str) -> bool:
     return text.splitlines()[0] != text
-
-
-def split_blocks(text: str) -> list[str]:
-    """Split Markdown at blank lines outside code fences into blocks of ~BLOCK_CHARS."""
-    if len(text) <= BLOCK_CHARS:
-        return [text] if text else []
-    blocks, current, fence_open = [], [], False
-    size = 0
-    for line in text.splitlines(keepends=True):
-        current.append(line)
-        size += len(line)
-        if line.lstrip().startswith("```"):
-            fence_open = not fence_open
-        if size >= BLOCK_CHARS and not fence_open and line.strip() == "":
-            blocks.append("".join(current))
-            current, size = [], 0
-    if current:
-        blocks.append("".join(current))
-    return blocks
