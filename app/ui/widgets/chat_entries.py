@@ -118,15 +118,20 @@ class Notice(Entry):
         self.margin = 1
 
     def lines(self, width: int, look: Look, opened: frozenset[str]) -> list[ChatLine]:
-        style = {"error": ".notice-error", "answer": ".notice-answer"}.get(self.kind, ".notice")
         if self.kind == "answer":
-            gutter = gutter_of(".edge-human")
-            return [ChatLine(line.stylize_before(style), gutter) for line in self.text.wrap(max(1, width - 3))]
+            return _answer_lines(self.text.stylize_before(".notice-answer"), width)
+        style = ".notice-error" if self.kind == "error" else ".notice"
         return [ChatLine(line.stylize_before(style), NO_GUTTER) for line in self.text.wrap(max(1, width))]
 
     @property
     def source(self) -> str:
         return self.text.plain
+
+
+def _answer_lines(text: Content, width: int) -> list[ChatLine]:
+    """An answer the person gave, behind a human's edge."""
+    gutter = gutter_of(".edge-human")
+    return [ChatLine(line, gutter) for line in text.wrap(max(1, width - 3))]
 
 
 def _fold(key: str, title: Content, is_open: bool, width: int, gutter: Content) -> ChatLine:
@@ -236,9 +241,7 @@ class MessageEntry(Entry):
 
     def lines(self, width: int, look: Look, opened: frozenset[str]) -> list[ChatLine]:
         if self.answer is not None:
-            gutter = gutter_of(".edge-human")
-            text = Content.assemble(("You answered: ", "bold $accent"), plain(self.answer))
-            return [ChatLine(line, gutter) for line in text.wrap(max(1, width - 3))]
+            return _answer_lines(Content.assemble(("You answered: ", "bold $accent"), plain(self.answer)), width)
         kind = self.kind
         if kind == "human":
             return self._text_lines(plain(self.message.text), width, ".edge-human", ".human")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -31,9 +32,10 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.visual import Visual
 
-from ...models import ChatMessage, RunEvent, ToolCallChunk
+from ...models import ChatMessage, ToolCallChunk
 from .chat_entries import NO_GUTTER, ChatLine, Entry, MessageEntry, Notice
 from .chat_finding import FindsInThread
+from .chat_streaming import StreamsIntoChat
 from .drawn_lines import Look
 from .markdown_drawing import MARKDOWN_COMPONENTS, markdown_css
 from .running_heights import RunningHeights
@@ -48,7 +50,7 @@ MAX_PAGES = 8
 """...which scrolls a page more every ten repeats, up to this many a step."""
 
 
-class ChatLog(FindsInThread, ScrollView, can_focus=True):
+class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     COMPONENT_CLASSES = MARKDOWN_COMPONENTS | set(
         "human system edge-human edge-ai edge-other edge-error notice notice-error notice-answer"
         " fold fold-cursor tool-text match match-current banner".split()
@@ -101,7 +103,7 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         self._drawn: OrderedDict[int, tuple[tuple, list[ChatLine], Entry]] = OrderedDict()  # id(entry) ->
         self._drawn_lines = 0
         self._wide = 0  # the widest code line drawn (the view scrolls sideways that far)
-        self._strips: LRUCache[tuple, tuple[Strip, Strip]] = LRUCache(STRIPS)  # -> (gutter, text)
+        self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS)  # a line's text rendered
         self._gutters: dict[int, Strip] = {}  # id(gutter) -> (a handful, never freed: chat_entries.gutter_of)
         self._width = 0
         self._look = Look()
@@ -169,152 +171,12 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         self._guess(len(self.entries) - 1)
         self._changed(len(self.entries) - 1)
 
-    def _remove(self, gone) -> None:
+    def _remove(self, gone: Callable[[Entry], bool]) -> None:
         kept = [not gone(entry) for entry in self.entries]
         if not all(kept):
             self.entries = [entry for entry, keep in zip(self.entries, kept, strict=True) if keep]
             self._rows.keep(kept)
             self._changed()
-
-    # -- live updates -----------------------------------------------------------------------------
-
-    async def add_echo(self, message: ChatMessage) -> None:
-        """Show the message being sent at once. The server may store it under another id
-        (DeerFlow: `<id>__user`, reusing the sent id for a hidden reminder): its copy then
-        takes this one's place instead of showing the text twice."""
-        await self.add_message(message)
-        self._echo = message
-
-    def _adopt_echo(self, message: ChatMessage) -> bool:
-        """True if `message` is the server's copy of the echo under a new id (now its id)."""
-        echo = self._echo
-        if echo is not None and message.id == echo.id and message.text == echo.text:
-            self._echo = None  # stored as sent
-        if echo is None or message.type != "human" or message.id == echo.id or message.id in self._ids:
-            return False
-        if message.hidden or message.text.strip() != echo.text.strip():
-            return False
-        self._echo = None
-        self._ids.discard(echo.id)
-        self._ids.add(message.id)
-        for entry in self.entries:
-            if isinstance(entry, MessageEntry) and entry.message.id == echo.id:
-                entry.replace(message)
-        return True
-
-    async def add_message(self, message: ChatMessage) -> None:
-        """Append one whole message (unless it is shown already)."""
-        if self._adopt_echo(message):
-            return
-        if message.id and message.id in self._ids:
-            entry = self._streaming.get(message.id)
-            if entry is not None and message.type == "ai":
-                entry.replace(message)
-                self._changed(self._index(entry))
-            return
-        if message.id:
-            self._ids.add(message.id)
-        self._remove(lambda entry: entry.key == "welcome")
-        self._append(MessageEntry(message))
-
-    async def remove_message(self, message_id: str) -> None:
-        """Take back a message shown optimistically (the server refused it)."""
-        self._ids.discard(message_id)
-        self._remove(lambda entry: isinstance(entry, MessageEntry) and entry.message.id == message_id)
-
-    async def apply_events(self, events: list[RunEvent]) -> None:
-        """Show a batch of (coalesced) stream events: tokens and whole messages (drawn once,
-        for the whole batch)."""
-        self._held = len(self.entries)
-        try:
-            for event in events:
-                if event.kind == "token" and event.message_type in ("ai", "AIMessageChunk", ""):
-                    self._apply_token(event)
-                elif event.kind == "message" and event.message is not None:
-                    replaces = event.data.get("replaces") if isinstance(event.data, dict) else None
-                    if replaces and replaces in self._streaming:
-                        self._rename_streamed(replaces, event.message)
-                    else:
-                        await self.add_message(event.message)
-        finally:
-            held, self._held = self._held, None
-            if held < len(self.entries):  # (some entry changed or came)
-                self._changed(held)
-
-    def _apply_token(self, event: RunEvent) -> None:
-        key = event.message_id or f"stream-{event.run_id}"
-        entry = self._streaming.get(key)
-        if entry is None:
-            if key in self._ids:
-                return  # a message we already show whole (a replayed stream)
-            self._ids.add(key)
-            entry = self._streaming[key] = MessageEntry(ChatMessage(id=key, type="ai"))
-            self._append(entry)
-        if event.reasoning:
-            entry.append_reasoning(event.reasoning)
-        if event.text:
-            entry.append_text(event.text)
-        for chunk in event.tool_call_chunks or ():
-            held = self._tool_chunks.setdefault(key, {}).setdefault(chunk.index, ToolCallChunk(chunk.index))
-            held.id = held.id or chunk.id
-            held.name = held.name or chunk.name
-            held.args += chunk.args
-            entry.show_call(chunk.index, held)
-        self._changed(self._index(entry))
-
-    def _rename_streamed(self, old_id: str, message: ChatMessage) -> None:
-        """A server that gives the finished message another id than its tokens (10xGraph)."""
-        entry = self._streaming.pop(old_id)
-        self._ids.discard(old_id)
-        self._ids.add(message.id)
-        self._streaming[message.id] = entry
-        entry.replace(message)
-        self._changed(self._index(entry))
-
-    async def finish_run(self, final: list[ChatMessage] | None) -> None:
-        """The run ended: make the chat agree with the final state.
-
-        A streamed reply whose text differs from the final message (a stream that was cut
-        and rejoined misses or repeats tokens) is drawn from the final message; a partial
-        reply the final state does not hold (the attempt a restarted run replaced) goes.
-        Messages the stream did not carry are added where the final state has them.
-        """
-        streamed, self._streaming = self._streaming, {}
-        self._tool_chunks.clear()
-        if final is None:
-            return
-        for message in final:  # first: the echo's id may be the server's for another message
-            if self._echo is None or self._adopt_echo(message):
-                break
-        self._echo = None
-        by_id = {m.id: m for m in final if m.id}
-        for key, entry in streamed.items():
-            stored = by_id.get(key)
-            if stored is None:
-                self._ids.discard(key)
-                self._remove(lambda e, gone=entry: e is gone)
-            else:
-                entry.replace(stored)
-                self._changed(self._index(entry))
-        missing = [m for m in final if not m.id or m.id not in self._ids]
-        order = {m.id: index for index, m in enumerate(final) if m.id}
-        last_shown = max((order[key] for key in self._ids if key in order), default=-1)
-        if any(order.get(m.id, -1) < last_shown for m in missing):
-            # A message the stream did not carry comes before what it did (a joined run's
-            # input: only the agent's messages stream): the chat is drawn again in order.
-            notices = [entry for entry in self.entries if isinstance(entry, Notice)]
-            await self.show_messages(final)
-            for notice in notices:
-                self._append(notice)
-        else:
-            for message in missing:
-                await self.add_message(message)
-
-    def _index(self, entry: Entry) -> int:
-        for index in range(len(self.entries) - 1, -1, -1):  # (the newest, most often)
-            if self.entries[index] is entry:
-                return index
-        return len(self.entries) - 1
 
     # -- heights ----------------------------------------------------------------------------------
 
@@ -385,12 +247,11 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
 
     def _banner_lines(self) -> list[ChatLine]:
         """The past view's notice, wrapped to the view (drawn above the scrolled lines)."""
-        if self.banner is None:
-            return []
-        width = max(1, self._view_width)
-        (drawn, drawn_width), _ = self._banner_drawn
-        if drawn is not self.banner or drawn_width != width:
-            self._banner_drawn = ((self.banner, width), [ChatLine(line, NO_GUTTER) for line in self.banner.wrap(width)])
+        (banner, width), lines = self._banner_drawn
+        if banner is not self.banner or width != max(1, self._view_width):
+            width = max(1, self._view_width)
+            wrapped = self.banner.wrap(width) if self.banner is not None else []
+            self._banner_drawn = ((self.banner, width), [ChatLine(line, NO_GUTTER) for line in wrapped])
         return self._banner_drawn[1]
 
     @property
@@ -520,41 +381,27 @@ class ChatLog(FindsInThread, ScrollView, can_focus=True):
         marks = self._marks(line, line_no) if self._query else ()
         cursor = line.target is not None and line.target == self.cursor and self.has_focus
         key = (line, width, scroll_x, cursor, marks)
-        parts = self._strips.get(key) if span is None else None
-        if parts is None:
-            parts = self._render_parts(line, width, fill or line.fill, scroll_x, cursor, marks, span)
+        text = self._strips.get(key) if span is None else None
+        if text is None:
+            content = line.content.stylize(".fold-cursor", 0, len(line.content)) if cursor else line.content
+            for start, end, current in marks:
+                content = content.stylize(".match-current" if current else ".match", start, end)
+            fill = fill or line.fill
+            base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
+            room = max(0, width - line.gutter.cell_length)
+            text = self._strip_of(content, max(room, content.cell_length), base)
+            if span is not None:
+                text = _selected(text, span, self.screen.get_component_rich_style("screen--selection"))
+            text = text.crop_extend(scroll_x, scroll_x + room, base.rich_style)
             if span is None:
-                self._strips[key] = parts
-        gutter, text = parts
+                self._strips[key] = text
         if line_no >= 0:
             text = text.apply_offsets(scroll_x, line_no)
-        return Strip.join([gutter, text]).crop(0, width)
-
-    def _render_parts(
-        self,
-        line: ChatLine,
-        width: int,
-        fill: str,
-        scroll_x: int,
-        cursor: bool,
-        marks: tuple[tuple[int, int, bool], ...],
-        span: tuple[int, int] | None,
-    ) -> tuple[Strip, Strip]:
-        gutter = self._gutters.get(id(line.gutter))  # (Content compares by its text alone)
+        gutter = self._gutters.get(id(line.gutter))  # (by the object: Content compares by its text alone)
         if gutter is None:
             gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
             self._gutters[id(line.gutter)] = gutter
-        base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
-        room = max(0, width - line.gutter.cell_length)
-        content = line.content
-        if cursor:
-            content = content.stylize(".fold-cursor", 0, len(content))
-        for start, end, current in marks:
-            content = content.stylize(".match-current" if current else ".match", start, end)
-        text = self._strip_of(content, max(room, content.cell_length), base)
-        if span is not None:
-            text = _selected(text, span, self.screen.get_component_rich_style("screen--selection"))
-        return gutter, text.crop_extend(scroll_x, scroll_x + room, base.rich_style)
+        return Strip.join([gutter, text]).crop(0, width)
 
     def _strip_of(self, content: Content, width: int, style) -> Strip:
         if not width:
