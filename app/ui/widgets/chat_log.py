@@ -40,9 +40,9 @@ from .drawn_lines import Look
 from .markdown_drawing import MARKDOWN_COMPONENTS, markdown_css
 from .running_heights import RunningHeights
 
-LINE_BUDGET = 4_000
+LINE_BUDGET = 1_000
 """Drawn lines kept for entries out of view (their heights are kept whatever happens)."""
-STRIPS = 1_000
+STRIPS = 300
 """Rendered lines kept."""
 REPEAT_SECONDS = 0.15
 """pageup or pagedown again within this long is a held key..."""
