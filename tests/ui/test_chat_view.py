@@ -89,6 +89,32 @@ async def test_a_new_message_follows_the_end_unless_the_reader_scrolled_up():
         assert "another one" in shown(app)
 
 
+async def test_a_growing_reply_resizes_the_view_once_every_few_pages_and_shows_its_last_line():
+    """Each new size of the scrolled space lays the whole screen out: while a reply grows, the
+    space is sized pages ahead, its new lines fill blank rows kept above the first line."""
+    app = Chat(long_thread(20))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chat = app.query_one(ChatLog)
+        sizes = [chat.virtual_size]
+        for n in range(200):
+            event = RunEvent(kind="token", message_id="r", message_type="ai", text=f"line {n} of the reply\n\n")
+            await chat.apply_events([event])
+            await pilot.pause()
+            assert f"line {n} of the reply" in screen_lines(app)[-1], "the newest line at the bottom"
+            if chat.virtual_size != sizes[-1]:
+                sizes.append(chat.virtual_size)
+        assert len(sizes) <= 6, "resized once every few pages, not for each of 200 lines"
+        await pilot.press("home")
+        assert screen_lines(app)[0].strip() == "", "(the first message's margin)"
+        assert "Question 0?" in screen_lines(app)[1], "the first line at the top: no blank rows above it"
+        await pilot.press("end")
+        await chat.finish_run([*long_thread(20), ChatMessage(id="r", type="ai", text=chat.entries[-1].source)])
+        await pilot.pause()
+        assert chat.virtual_size.height == chat._rows.total, "sized to its lines again once the run is over"
+        assert "line 199 of the reply" in screen_lines(app)[-1]
+
+
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
 async def test_a_reply_streamed_in_any_pieces_looks_as_its_whole_text(theme):
     text = rich_markdown(1500)

@@ -418,6 +418,21 @@ async def test_event_log_counts_caps_and_toggles_modes():
         assert log.count == 0 and not log.lines.rows
 
 
+async def test_events_that_came_while_the_tab_was_hidden_show_at_the_end_when_it_opens():
+    app = Host()
+    async with app.run_test(size=TERMINAL) as pilot:
+        log = app.inspector.event_log
+        log.add_events(events(300), 300)  # (the state tab is in front)
+        await pilot.pause()
+        app.inspector.active = "tab-events"
+        await pilot.pause()
+        await pilot.pause()
+        lines = log.lines
+        assert lines.virtual_size.height == 300 and lines.scroll_y == lines.max_scroll_y > 0
+        shown = [strip.text for strip in lines.render_lines(lines.region.reset_offset)]
+        assert shown[-1].split()[0] == "300", "the last event in view"
+
+
 # -- Pilot: the state editor ---------------------------------------------------------------------
 
 

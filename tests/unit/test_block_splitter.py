@@ -6,8 +6,11 @@ line by line): a reply opened again must look as it did while it streamed."""
 import random
 
 import pytest
+from textual.style import Style
 from threadbench.embedded.demo.script import long_markdown, rich_markdown
-from threadbench.ui.widgets.markdown_stream import BLOCK_CHARS, BlockSplitter
+from threadbench.ui.widgets.drawn_lines import Look
+from threadbench.ui.widgets.markdown_drawing import draw_parts
+from threadbench.ui.widgets.markdown_stream import BLOCK_CHARS, BlockSplitter, MarkdownText
 
 LONG = "x" * (BLOCK_CHARS + 10)
 
@@ -76,3 +79,28 @@ def test_a_short_text_is_one_block():
         "a\n```py\nb\n```\n\n" + "c" * (BLOCK_CHARS - 30)
     ]
     assert split_blocks("") == []
+
+
+def test_a_block_that_did_not_change_keeps_its_drawing_as_the_text_grows():
+    text = MarkdownText("# Title\n\nFirst paragraph.\n\n```py\ncode\n```\n\nSecond")
+    before = text.parts()
+    text.append(" paragraph, growing")
+    after = text.parts()
+    assert [a is b for a, b in zip(after, before, strict=True)] == [True, True, True, False]
+
+
+def test_a_link_defined_after_its_use_is_drawn_as_a_link_when_the_definition_comes():
+    text = MarkdownText("See [the docs][d].\n\n")
+    assert not links(text)
+    text.append("[d]: https://example.com/docs\n")
+    assert links(text) == ["https://example.com/docs"]
+
+
+def links(text: MarkdownText) -> list[str]:
+    lines = draw_parts(text.parts(), 80, Look())
+    return [
+        span.style.meta["link"]
+        for line in lines
+        for span in line.content.spans
+        if isinstance(span.style, Style) and span.style.meta.get("link")
+    ]

@@ -26,7 +26,7 @@ from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.content import Content
-from textual.geometry import Offset, Size
+from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
@@ -48,6 +48,8 @@ REPEAT_SECONDS = 0.15
 """pageup or pagedown again within this long is a held key..."""
 MAX_PAGES = 8
 """...which scrolls a page more every ten repeats, up to this many a step."""
+RUNWAY_PAGES = 4
+"""Pages of blank rows kept above the first line while a reply grows (_update_size)."""
 
 
 class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
@@ -114,6 +116,9 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         self._banner_drawn: tuple[tuple[Content | None, int], list[ChatLine]] = ((None, 0), [])
         self._following = True
         self._settling = False
+        self._frame_top = 0  # _top_rows as the frame being drawn began
+        self._runway = 0  # blank rows above the first line in the scrolled space (_update_size)
+        self._sized_for = 0  # the lines and runway the scrolled space was last sized for
         self._ids: set[str] = set()
         self._streaming: dict[str, MessageEntry] = {}
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
@@ -214,7 +219,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     def lines_of(self, index: int) -> list[ChatLine]:
         """Entry `index` drawn for the view (cached)."""
         entry = self.entries[index]
-        folds = frozenset(key for key in entry.folds() if key in self.opened)
+        folds = frozenset(key for key in entry.folds() if key in self.opened) if self.opened else frozenset()
         signature = (self._width, self._look, folds, entry.version, entry.key)
         held = self._drawn.get(id(entry))
         if held is not None and held[0] == signature:
@@ -248,17 +253,22 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     def _banner_lines(self) -> list[ChatLine]:
         """The past view's notice, wrapped to the view (drawn above the scrolled lines)."""
         (banner, width), lines = self._banner_drawn
-        if banner is not self.banner or width != max(1, self._view_width):
-            width = max(1, self._view_width)
+        if banner is not self.banner or width != max(1, self._width):
+            width = max(1, self._width)
             wrapped = self.banner.wrap(width) if self.banner is not None else []
             self._banner_drawn = ((self.banner, width), [ChatLine(line, NO_GUTTER) for line in wrapped])
         return self._banner_drawn[1]
 
     @property
     def _top_rows(self) -> int:
-        """Rows of the view above the first line: the banner, and the blank rows that put a
-        thread shorter than the view at its bottom, as a chat is read."""
-        return self._banner_rows + max(0, self.size.height - self._banner_rows - self._rows.total)
+        """Rows of the view, scrolled to its top, above the first line: the banner, then the
+        runway (_update_size)."""
+        return self._banner_rows + self._runway
+
+    @property
+    def _first_line(self) -> int:
+        """The line at the view's top (under the banner)."""
+        return round(self.scroll_y) - self._runway
 
     def _settle(self) -> None:
         """Draw the entries in and near the view; where one above the view's top changed
@@ -281,7 +291,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
                 self._update_size()
                 self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
                 return
-            top = round(self.scroll_y)
+            top = self._first_line
             anchor = self._rows.at(top)
             offset = top - self._rows.tops[anchor]
             index = anchor
@@ -292,15 +302,26 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
                 y += self._rows.heights[index]
                 index += 1
             self._update_size()
-            wanted = self._rows.tops[anchor] + min(offset, max(0, self._rows.heights[anchor] - 1))
-            if wanted != top:
+            wanted = self._rows.tops[anchor] + min(offset, max(0, self._rows.heights[anchor] - 1)) + self._runway
+            if wanted != round(self.scroll_y):
                 self.scroll_to(y=wanted, animate=False, immediate=True, force=True)
         finally:
             self._settling = False
 
     def _update_size(self) -> None:
-        width = self._wide if self._wide > self._view_width else 0  # (sideways only for code wider than the view)
-        size = Size(width, self._rows.total + self._banner_rows)
+        """Size the scrolled space: the lines, the banner, and a runway of blank rows above the
+        first line. A thread shorter than the view has the rows that put it at the view's
+        bottom, as a chat is read. While a reply grows past the view, the space is sized
+        RUNWAY_PAGES ahead and the new lines fill the runway: a new size lays the whole
+        screen out again, which once every few pages costs less than once a token batch."""
+        total, room = self._rows.total, max(1, self.size.height - self._banner_rows)
+        runway = max(0, room - total)
+        if self._streaming and total >= room:
+            left, ahead = self._sized_for - total, RUNWAY_PAGES * room
+            runway = left if 0 <= left <= ahead else ahead
+        self._runway, self._sized_for = runway, total + runway
+        width = self._wide if self._wide > self._width else 0  # (sideways only for code wider than the view)
+        size = Size(width, total + runway + self._banner_rows)
         if size != self.virtual_size:
             self.virtual_size = size
 
@@ -345,18 +366,21 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
 
     # -- drawing ----------------------------------------------------------------------------------
 
-    def render_line(self, y: int) -> Strip:
-        if self._view_width != self._width:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if self._view_width != self._width:  # (resized, and no resize event yet)
             self._settle()
-        width = self._view_width
-        if y < self._banner_rows:
-            return self._line_strip(self._banner_lines()[y], -1, width, ".banner")
-        line_no = round(self.scroll_y) + y - self._top_rows
+        self._frame_top = self._top_rows
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        banner = self._banner_lines()
+        if y < len(banner):
+            return self._line_strip(banner[y], -1, self._width, ".banner")
+        line_no = round(self.scroll_y) + y - self._frame_top
         found = self.line_at(line_no)
         if found is None:
-            return Strip.blank(width, self.visual_style.rich_style)
-        _, line = found
-        return self._line_strip(line, line_no, width)
+            return Strip.blank(self._width, self.visual_style.rich_style)
+        return self._line_strip(found[1], line_no, self._width)
 
     def line_at(self, line_no: int) -> tuple[int, ChatLine] | None:
         """The entry and the drawn line at content line `line_no` (None: a margin, or none)."""
@@ -434,7 +458,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
 
     def action_scroll_home(self) -> None:
         self._following = False
-        self.scroll_to(y=0, animate=False, immediate=True, force=True)
+        self.scroll_to(y=self._runway, animate=False, immediate=True, force=True)
 
     def action_scroll_end(self) -> None:
         self._following = True
@@ -442,7 +466,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
 
     def action_page_up(self) -> None:
-        self.scroll_to(y=max(0, self.scroll_y - self._page()), animate=False, immediate=True, force=True)
+        self.scroll_to(y=max(self._runway, self.scroll_y - self._page()), animate=False, immediate=True, force=True)
 
     def action_page_down(self) -> None:
         self.scroll_to(y=self.scroll_y + self._page(), animate=False, immediate=True, force=True)
@@ -481,7 +505,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         edge when it is not in view); past the last one, the focus moves on."""
         here = self._cursor_line()
         if here is None:
-            here = round(self.scroll_y) - 1 if step > 0 else round(self.scroll_y) + self.size.height
+            here = self._first_line - 1 if step > 0 else self._first_line + self.size.height
         found = next(iter(self._targets(here, step)), None)
         if found is None:
             self.cursor = None
@@ -495,7 +519,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     def _cursor_line(self) -> int | None:
         if self.cursor is None:
             return None
-        top = round(self.scroll_y)
+        top = self._first_line
         for line_no in range(top, top + self.size.height):
             found = self.line_at(line_no)
             if found is not None and found[1].target == self.cursor:
@@ -503,10 +527,10 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         return None
 
     def _show_line(self, line_no: int) -> None:
-        top, height = round(self.scroll_y), self.size.height - self._banner_rows
+        top, height = self._first_line, self.size.height - self._banner_rows
         if line_no < top or line_no >= top + height:
             self._following = False
-            self.scroll_to(y=max(0, line_no - height // 3), animate=False, immediate=True, force=True)
+            self.scroll_to(y=max(0, line_no - height // 3) + self._runway, animate=False, immediate=True, force=True)
 
     def action_activate(self) -> None:
         if self._cursor_line() is not None and self.cursor is not None:

@@ -139,6 +139,7 @@ class StreamsIntoChat(_Base):
         """
         streamed, self._streaming = self._streaming, {}
         self._tool_chunks.clear()
+        self._changed(len(self.entries))  # (no room kept ahead any more: chat_log._update_size)
         if final is None:
             return
         for message in final:  # first: the echo's id may be the server's for another message

@@ -84,8 +84,15 @@ class EventLines(ScrollView, can_focus=True):
         self._width = 5 + 1 + EVENT_WIDTH + 1 + NODE_WIDTH + 1 + 6
 
     def add_rows(self, rows: Iterable[tuple[int, str, str, int, str]]) -> None:
-        follow = self.is_vertical_scroll_end or self.scroll_y >= self.max_scroll_y
         self.rows.extend(rows)
+        if self.is_on_screen:  # (else sized when shown: a new size lays out the whole screen)
+            self._show_rows()
+
+    def on_show(self) -> None:
+        self._show_rows()
+
+    def _show_rows(self) -> None:
+        follow = self.is_vertical_scroll_end or self.scroll_y >= self.max_scroll_y
         self.virtual_size = Size(self._width, len(self.rows))
         if follow:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
@@ -230,4 +237,4 @@ class EventLog(Vertical):
             parts += [" · ", Content.styled(f"last: {_fit(self.last_event, 14)}", "$text-muted")]
         if not self.count:
             parts += [Content.styled(" · modes for the next run:", "$text-muted")]
-        self.query_one("#event-log-header", Static).update(Content.assemble(*parts))
+        self.query_one("#event-log-header", Static).update(Content.assemble(*parts), layout=False)  # (one row)

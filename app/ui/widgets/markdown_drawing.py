@@ -243,12 +243,30 @@ class TokenReader:
         return headers, [row for row in rows if row]
 
 
-def parse_parts(text: str) -> list[Part]:
-    """The parts of Markdown `text`."""
+def parse_parts(text: str, kept: dict[str, Part] | None = None) -> list[Part]:
+    """The parts of Markdown `text`. `kept`: the parts of this text as it was before it grew,
+    by their source; a block whose source has not changed keeps its Part, and so its drawing
+    (while a reply streams only its growing block is drawn again). It becomes this text's."""
+    env: dict = {}
     try:
-        return TokenReader(_PARSER.parse(text)).parts()
+        tokens = _PARSER.parse(text, env)
+        reader, parts, found = TokenReader(tokens), [], {}
+        lines = text.splitlines(keepends=True)
+        while reader.at < len(tokens):
+            token = reader.next()
+            part = reader.part(token, BLOCK_MARGINS)
+            if part is None:
+                continue
+            if kept is not None and token.map and not env.get("references"):  # (a reference may come later)
+                source = "".join(lines[token.map[0] : token.map[1]])
+                part = found[source] = kept.get(source, part)
+            parts.append(part)
     except IndexError:  # (a token stream cut short: drawn as text)
-        return [_paragraph(Content(text))]
+        parts, found = [_paragraph(Content(text))], {}
+    if kept is not None:
+        kept.clear()
+        kept.update(found)
+    return parts
 
 
 def draw_parts(parts: Sequence[Part], width: int, look: Look, *, last_margin: bool = False) -> list[Line]:

@@ -17,6 +17,7 @@ class MarkdownText:
         self._splitter = BlockSplitter()
         self._sources: list[str] = []
         self._parts: list[list[Part] | None] = []  # each block's parts (None: to parse again)
+        self._kept: dict[int, dict[str, Part]] = {}  # a growing block's parts by their source (parse_parts)
         if text:
             self.append(text)
 
@@ -35,16 +36,19 @@ class MarkdownText:
 
     def parts(self) -> list[Part]:
         every: list[Part] = []
+        last = len(self._parts) - 1
         for index, parts in enumerate(self._parts):
             if parts is None:
-                parts = self._parts[index] = parse_parts(self._sources[index])
+                parts = self._parts[index] = parse_parts(self._sources[index], self._kept.setdefault(index, {}))
+                if index < last:  # (a finished block: parsed for the last time)
+                    del self._kept[index]
             every += parts
         return every
 
 
 class BlockSplitter:
-    """Finds, in text that arrives in pieces, where it ends blocks of about BLOCK_CHARS (at blank lines outside
-    code fences).
+    """Finds, in text that arrives in pieces, where blocks of about BLOCK_CHARS end (at blank
+    lines outside code fences).
 
     feed() returns the new text cut at block ends: every piece but the last ends a block.
     Work is proportional to the text fed, never to the text so far.

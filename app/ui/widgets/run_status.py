@@ -92,4 +92,6 @@ class RunStatus(Static):
             parts.append((f"· {self.elapsed:4.1f}s · {self.events} events · {rate:,.0f}/s", "dim"))
         if self.usage and self.state != "running":
             parts.append((f" · {clean(self.usage)}", "dim"))
-        self.update(Content.assemble(*parts))
+        content = Content.assemble(*parts)
+        rows = len(content.wrap(self.content_size.width)) if self.content_size.width else 0
+        self.update(content, layout=rows != self.content_size.height)  # (a layout only when its height changes)
