@@ -67,6 +67,11 @@ class KeptScreens:
         """The kept screens built and laid out at the app's size: an open is a push and a paint."""
         return {name: screen for name, screen in self._screens.items() if self._laid_out(screen)}
 
+    @property
+    def all_ready(self) -> bool:
+        """Every screen kept is built and laid out (build_ahead has nothing left to do)."""
+        return len(self.ready()) == len(self._builds)
+
     def _laid_out(self, screen: Screen) -> bool:
         return screen.is_mounted and screen.outer_size == self._app.size
 
