@@ -93,7 +93,7 @@ async def app_typing(url: str) -> tuple[list[float], list[float]]:
         # the start settles first: on a server with threads the newest opens and the list takes
         # the focus (keys typed before then would go to the list); then the user tabs back
         await wait_until(
-            lambda: screen.thread_state is not None or screen.chat.query(".chat-welcome"),
+            lambda: screen.thread_state is not None or screen.chat.shows_welcome,
             what="the newest thread open, or the welcome",
         )
         await settle(app, 0.5)

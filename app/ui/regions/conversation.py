@@ -167,17 +167,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     @work(exclusive=True, group="open")
     async def open_thread(self, thread_id: str, ask: bool = False) -> None:
         """Show the thread; `ask`: the person pressed enter on it, so its question opens too
-        (a refresh, a reconnect or any other reopening only says that it waits).
-
-        A full collection waits until the thread is painted (one that came between the
-        server's answer and the paint added 70 ms to a 10,000-message thread's open)."""
-        with self.app.collector.busy():
-            await self._open_thread(thread_id, ask)
-            painted = asyncio.Event()
-            self.call_after_refresh(painted.set)
-            await painted.wait()
-
-    async def _open_thread(self, thread_id: str, ask: bool) -> None:
+        (a refresh, a reconnect or any other reopening only says that it waits)."""
         backend = self.app.backend
         if backend is None:
             return
@@ -209,7 +199,14 @@ class Conversation(ConversationRuns, ObjectScreens):
         # keeps the title it has: update_thread)
         summary.title = summary.title or state.title
         self._rows.update_thread(summary)
-        await self.show_state(state, summary)
+        # A full collection waits from the server's answer until the thread is painted (one
+        # that came between them added 70 ms to a 10,000-message thread's open); not while
+        # the server is asked: threads opened one after another would hold it off for good.
+        with self.app.collector.busy():
+            await self.show_state(state, summary)
+            painted = asyncio.Event()
+            self.call_after_refresh(painted.set)
+            await painted.wait()
         self.show_usage(thread_id, state.messages)
         # after the chat is painted: a page of checkpoints can weigh more than the chat
         self.call_after_refresh(self._inspector.load_history, thread_id)
