@@ -89,29 +89,38 @@ async def test_a_new_message_follows_the_end_unless_the_reader_scrolled_up():
         assert "another one" in shown(app)
 
 
-async def test_a_growing_reply_resizes_the_view_once_every_few_pages_and_shows_its_last_line():
-    """Each new size of the scrolled space lays the whole screen out: while a reply grows, the
-    space is sized pages ahead, its new lines fill blank rows kept above the first line."""
+async def test_a_growing_reply_lays_out_no_screen_and_shows_its_last_line(monkeypatch):
+    """A layout of the screen (every widget) for each token batch was most of a streaming
+    frame: while the scrolled space stays taller than the view, a new height is set without one."""
     app = Chat(long_thread(20))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         chat = app.query_one(ChatLog)
-        sizes = [chat.virtual_size]
+        layouts = []
+        refresh = chat.refresh
+
+        def counted(*regions, layout=False, **kwargs):
+            layouts.append(layout)
+            return refresh(*regions, layout=layout, **kwargs)
+
+        monkeypatch.setattr(chat, "refresh", counted)
+        heights = {chat.virtual_size.height}
         for n in range(200):
             event = RunEvent(kind="token", message_id="r", message_type="ai", text=f"line {n} of the reply\n\n")
             await chat.apply_events([event])
             await pilot.pause()
             assert f"line {n} of the reply" in screen_lines(app)[-1], "the newest line at the bottom"
-            if chat.virtual_size != sizes[-1]:
-                sizes.append(chat.virtual_size)
-        assert len(sizes) <= 6, "resized once every few pages, not for each of 200 lines"
+            heights.add(chat.virtual_size.height)
+        assert len(heights) > 100, "sized to its lines as they came"
+        assert not any(layouts), "and no layout asked for"
+        assert chat.vertical_scrollbar.window_virtual_size == chat.virtual_size.height, "the scrollbar told"
         await pilot.press("home")
         assert screen_lines(app)[0].strip() == "", "(the first message's margin)"
-        assert "Question 0?" in screen_lines(app)[1], "the first line at the top: no blank rows above it"
+        assert "Question 0?" in screen_lines(app)[1], "the first line at the top"
         await pilot.press("end")
         await chat.finish_run([*long_thread(20), ChatMessage(id="r", type="ai", text=chat.entries[-1].source)])
         await pilot.pause()
-        assert chat.virtual_size.height == chat._rows.total, "sized to its lines again once the run is over"
+        assert chat.virtual_size.height == chat._rows.total
         assert "line 199 of the reply" in screen_lines(app)[-1]
 
 

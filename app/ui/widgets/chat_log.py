@@ -30,7 +30,7 @@ from textual.geometry import Offset, Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
-from textual.visual import Visual
+from textual.style import Style as VisualStyle
 
 from ...models import ChatMessage, ToolCallChunk
 from .chat_entries import NO_GUTTER, ChatLine, Entry, MessageEntry, Notice
@@ -48,8 +48,6 @@ REPEAT_SECONDS = 0.15
 """pageup or pagedown again within this long is a held key..."""
 MAX_PAGES = 8
 """...which scrolls a page more every ten repeats, up to this many a step."""
-RUNWAY_PAGES = 4
-"""Pages of blank rows kept above the first line while a reply grows (_update_size)."""
 
 
 class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
@@ -107,6 +105,8 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         self._wide = 0  # the widest code line drawn (the view scrolls sideways that far)
         self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS)  # a line's text rendered
         self._gutters: dict[int, Strip] = {}  # id(gutter) -> (a handful, never freed: chat_entries.gutter_of)
+        self._named: dict[str, VisualStyle] = {}  # the styles the lines name (".fold-cursor"), for the theme
+        self._link_style = RichStyle()
         self._width = 0
         self._look = Look()
         self.opened: set[str] = set()
@@ -117,8 +117,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         self._following = True
         self._settling = False
         self._frame_top = 0  # _top_rows as the frame being drawn began
-        self._runway = 0  # blank rows above the first line in the scrolled space (_update_size)
-        self._sized_for = 0  # the lines and runway the scrolled space was last sized for
+        self._blank = 0  # blank rows above the first line: a short thread at the view's bottom
         self._ids: set[str] = set()
         self._streaming: dict[str, MessageEntry] = {}
         self._tool_chunks: dict[str, dict[int, ToolCallChunk]] = {}
@@ -262,13 +261,13 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     @property
     def _top_rows(self) -> int:
         """Rows of the view, scrolled to its top, above the first line: the banner, then the
-        runway (_update_size)."""
-        return self._banner_rows + self._runway
+        blank rows of a thread shorter than the view (_update_size)."""
+        return self._banner_rows + self._blank
 
     @property
     def _first_line(self) -> int:
         """The line at the view's top (under the banner)."""
-        return round(self.scroll_y) - self._runway
+        return round(self.scroll_y) - self._blank
 
     def _settle(self) -> None:
         """Draw the entries in and near the view; where one above the view's top changed
@@ -302,27 +301,31 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
                 y += self._rows.heights[index]
                 index += 1
             self._update_size()
-            wanted = self._rows.tops[anchor] + min(offset, max(0, self._rows.heights[anchor] - 1)) + self._runway
+            wanted = self._rows.tops[anchor] + min(offset, max(0, self._rows.heights[anchor] - 1)) + self._blank
             if wanted != round(self.scroll_y):
                 self.scroll_to(y=wanted, animate=False, immediate=True, force=True)
         finally:
             self._settling = False
 
     def _update_size(self) -> None:
-        """Size the scrolled space: the lines, the banner, and a runway of blank rows above the
-        first line. A thread shorter than the view has the rows that put it at the view's
-        bottom, as a chat is read. While a reply grows past the view, the space is sized
-        RUNWAY_PAGES ahead and the new lines fill the runway: a new size lays the whole
-        screen out again, which once every few pages costs less than once a token batch."""
+        """Size the scrolled space: the banner, the lines, and above them the blank rows that
+        put a thread shorter than the view at its bottom, as a chat is read.
+
+        A new size set the usual way lays the whole screen out (the scrollbars may come or
+        go). While the space stays taller than the view and as wide, as when a reply grows,
+        it is set without one and only the scrollbar is told: a layout of every widget for
+        each token batch was most of a streaming frame."""
         total, room = self._rows.total, max(1, self.size.height - self._banner_rows)
-        runway = max(0, room - total)
-        if self._streaming and total >= room:
-            left, ahead = self._sized_for - total, RUNWAY_PAGES * room
-            runway = left if 0 <= left <= ahead else ahead
-        self._runway, self._sized_for = runway, total + runway
+        self._blank = max(0, room - total)
         width = self._wide if self._wide > self._width else 0  # (sideways only for code wider than the view)
-        size = Size(width, total + runway + self._banner_rows)
-        if size != self.virtual_size:
+        size = Size(width, total + self._blank + self._banner_rows)
+        old = self.virtual_size
+        if size == old:
+            return
+        if size.width == old.width and min(size.height, old.height) > self.size.height:
+            self.set_reactive(ChatLog.virtual_size, size)
+            self.vertical_scrollbar.window_virtual_size = size.height
+        else:
             self.virtual_size = size
 
     def on_resize(self, event: events.Resize) -> None:
@@ -340,6 +343,8 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._gutters.clear()
+        self._named.clear()
+        self._link_style = self.link_style
         look = Look(light=not self.app.current_theme.dark, ansi=self.app.native_ansi_color)
         self._strips.clear()
         if look != self._look:
@@ -398,40 +403,60 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
 
     def _line_strip(self, line: ChatLine, line_no: int, width: int, fill: str = "") -> Strip:
         """A line rendered: its gutter, then its text (marked with where it is in the thread,
-        for a selection: the gutter is no part of it)."""
+        for a selection: the gutter is no part of it). Kept by the line and where it is: as a
+        reply streams, the lines above it only move up the view."""
         scroll_x = round(self.scroll_x) if line.wide else 0
         selection = self.text_selection
         span = selection.get_span(line_no) if selection is not None and line_no >= 0 else None
         marks = self._marks(line, line_no) if self._query else ()
         cursor = line.target is not None and line.target == self.cursor and self.has_focus
-        key = (line, width, scroll_x, cursor, marks)
-        text = self._strips.get(key) if span is None else None
-        if text is None:
-            content = line.content.stylize(".fold-cursor", 0, len(line.content)) if cursor else line.content
-            for start, end, current in marks:
-                content = content.stylize(".match-current" if current else ".match", start, end)
-            fill = fill or line.fill
-            base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
-            room = max(0, width - line.gutter.cell_length)
-            text = self._strip_of(content, max(room, content.cell_length), base)
-            if span is not None:
-                text = _selected(text, span, self.screen.get_component_rich_style("screen--selection"))
-            text = text.crop_extend(scroll_x, scroll_x + room, base.rich_style)
-            if span is None:
-                self._strips[key] = text
+        key = (line, line_no, width, scroll_x, cursor, marks)
+        if span is None and (kept := self._strips.get(key)) is not None:
+            return kept
+        content = line.content.stylize(".fold-cursor", 0, len(line.content)) if cursor else line.content
+        for start, end, current in marks:
+            content = content.stylize(".match-current" if current else ".match", start, end)
+        fill = fill or line.fill
+        base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
+        room = max(0, width - line.gutter.cell_length)
+        text = self._strip_of(content, max(room, content.cell_length), base)
+        if span is not None:
+            text = _selected(text, span, self.screen.get_component_rich_style("screen--selection"))
+        text = text.crop_extend(scroll_x, scroll_x + room, base.rich_style)
         if line_no >= 0:
             text = text.apply_offsets(scroll_x, line_no)
         gutter = self._gutters.get(id(line.gutter))  # (by the object: Content compares by its text alone)
         if gutter is None:
             gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
             self._gutters[id(line.gutter)] = gutter
-        return Strip.join([gutter, text]).crop(0, width)
+        strip = Strip.join([gutter, text]).crop(0, width)
+        if span is None:
+            self._strips[key] = strip
+        return strip
 
-    def _strip_of(self, content: Content, width: int, style) -> Strip:
+    def _strip_of(self, content: Content, width: int, style: VisualStyle) -> Strip:
+        """`content` as one line over `style`: what Visual.to_strips gives a line that is not
+        wrapped, at a third of its cost (a streaming frame draws a dozen new lines)."""
         if not width:
             return Strip([])
-        strips = Visual.to_strips(self, content, width, 1, style, apply_selection=False)
-        return strips[0] if strips else Strip.blank(width)
+        if "\t" in content.plain:
+            content = content.expand_tabs(8)
+        segments = []
+        for text, text_style in content.render(style, "", self._style_named):
+            rich = text_style.rich_style
+            if rich.meta.get("@click"):  # (a link: drawn as Textual draws one)
+                rich += self._link_style
+            segments.append(Segment(text, rich))
+        return Strip(segments, content.cell_length)
+
+    def _style_named(self, name: str | VisualStyle) -> VisualStyle:
+        if isinstance(name, VisualStyle):
+            return name
+        style = self._named.get(name)
+        if style is None:
+            style = self.get_visual_style(name[1:], partial=True) if name.startswith(".") else VisualStyle.parse(name)
+            self._named[name] = style
+        return style
 
     def selection_updated(self, selection: Selection | None) -> None:
         self.refresh()
@@ -458,7 +483,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
 
     def action_scroll_home(self) -> None:
         self._following = False
-        self.scroll_to(y=self._runway, animate=False, immediate=True, force=True)
+        self.scroll_to(y=self._blank, animate=False, immediate=True, force=True)
 
     def action_scroll_end(self) -> None:
         self._following = True
@@ -466,7 +491,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True, force=True)
 
     def action_page_up(self) -> None:
-        self.scroll_to(y=max(self._runway, self.scroll_y - self._page()), animate=False, immediate=True, force=True)
+        self.scroll_to(y=max(self._blank, self.scroll_y - self._page()), animate=False, immediate=True, force=True)
 
     def action_page_down(self) -> None:
         self.scroll_to(y=self.scroll_y + self._page(), animate=False, immediate=True, force=True)
@@ -530,7 +555,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         top, height = self._first_line, self.size.height - self._banner_rows
         if line_no < top or line_no >= top + height:
             self._following = False
-            self.scroll_to(y=max(0, line_no - height // 3) + self._runway, animate=False, immediate=True, force=True)
+            self.scroll_to(y=max(0, line_no - height // 3) + self._blank, animate=False, immediate=True, force=True)
 
     def action_activate(self) -> None:
         if self._cursor_line() is not None and self.cursor is not None:
