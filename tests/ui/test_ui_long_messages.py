@@ -65,7 +65,7 @@ async def test_a_long_reply_opens_at_its_end_and_scrolls_to_its_start(server_url
 async def test_a_reply_longer_than_the_chat_shows_ends_in_a_note(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        index, text = await opened_reply(pilot, server_url, "long 5000")
+        index, text = await opened_reply(pilot, server_url, "long 8000")
         assert len(text) > DISPLAY_LIMIT
         chat = app.screen.chat
         assert chat.messages[-1].text == text  # the message keeps it all (y, ctrl+s and v read it)
