@@ -19,6 +19,7 @@ from support.driving import (
     wait_for,
     wait_ready,
 )
+from threadbench.ui.regions import history
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.screens.edit_state import EditStateScreen
 from threadbench.ui.widgets.chat_log import ChatLog
@@ -292,6 +293,37 @@ async def test_after_a_run_the_timeline_reads_only_the_checkpoints_it_wrote(serv
         options = timeline.option_list
         assert str(options.get_option_at_index(options.option_count - 1).prompt) == "start of the thread"
         assert timeline.selected is timeline.checkpoints[0]  # the cursor on the new head
+
+
+async def test_after_a_run_the_timeline_keeps_the_newest_checkpoints_and_reads_older_ones_again(
+    server_url, monkeypatch
+):
+    """Each checkpoint holds a whole state: a session of runs on one thread kept every one it
+    had seen (a soak of 100 runs: 400 states). After a run the timeline keeps the newest
+    KEPT_AFTER_A_RUN; `{` past them reads the older ones from the server again."""
+    monkeypatch.setattr(history, "KEPT_AFTER_A_RUN", 8)
+    thread_id = await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        timeline = app.screen.query_one(Inspector).timeline
+        await wait_for(pilot, lambda: timeline.exhausted, what="the whole history shown")
+        head = timeline.checkpoints[0].checkpoint_id
+        app.screen.query_one("#composer").focus()
+        await pilot.press(*"once more", "enter")
+        await wait_for(pilot, lambda: timeline.checkpoints[0].checkpoint_id != head, what="the run's checkpoints")
+        await settle(pilot)
+        assert len(timeline.checkpoints) == 8 and not timeline.exhausted
+        options = timeline.option_list
+        last = options.get_option_at_index(options.option_count - 1)
+        assert "older checkpoints load as you scroll" in str(last.prompt)
+        everything = await get_client(url=server_url).threads.get_history(thread_id, limit=100)
+        app.screen.thread_list.focus()
+        for _ in range(len(everything)):
+            await pilot.press("left_curly_bracket")
+            await settle(pilot)
+        await wait_for(pilot, lambda: timeline.exhausted, what="the older checkpoints read again")
+        assert [c.checkpoint_id for c in timeline.checkpoints] == [h["checkpoint"]["checkpoint_id"] for h in everything]
 
 
 async def test_the_timeline_of_the_thread_left_goes_as_another_opens(server_url):

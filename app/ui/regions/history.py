@@ -37,6 +37,10 @@ FIRST_HISTORY_PAGE = 5
 """The first page is small: a checkpoint holds the whole state (a DeerFlow thread of 250 turns:
 1,000 messages each, 20 ms of the server's time per checkpoint), and it is fetched as a thread
 opens; the timeline asks for the next page as soon as these rows are shown."""
+KEPT_AFTER_A_RUN = 2 * HISTORY_PAGE
+"""Checkpoints the timeline keeps when a run's new ones come (the cursor goes to the head):
+the older ones load again as it scrolls. Each holds a whole state: a long session of runs
+kept them all (100 runs of a soak, 400 states)."""
 
 
 class OpenThread(Protocol):
@@ -129,7 +133,9 @@ class InspectorHistory(TabbedContent):
         known = self._shown_checkpoints(thread_id)  # (an older page may have come meanwhile)
         newer = _position(fresh, known[0]) if known else None
         if newer is not None:
-            self.show_checkpoints(fresh[:newer] + known, exhausted=self.timeline.exhausted)
+            kept = fresh[:newer] + known
+            exhausted = self.timeline.exhausted and len(kept) <= KEPT_AFTER_A_RUN
+            self.show_checkpoints(kept[:KEPT_AFTER_A_RUN], exhausted=exhausted)
         else:
             self.show_checkpoints(fresh, exhausted=exhausted)
 
