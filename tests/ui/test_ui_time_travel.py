@@ -263,6 +263,14 @@ async def test_a_step_in_time_is_painted_in_one_frame_with_its_state_and_chat(se
         assert torn == []
 
 
+async def whole_timeline(pilot, server_url: str, thread_id: str):
+    """The thread opened, its whole history in the timeline."""
+    await open_it(pilot, server_url, thread_id)
+    timeline = pilot.app.screen.query_one(Inspector).timeline
+    await wait_for(pilot, lambda: timeline.exhausted, what="the whole history shown")
+    return timeline
+
+
 async def test_after_a_run_the_timeline_reads_only_the_checkpoints_it_wrote(server_url):
     """Checkpoints never change: after a run the timeline reads the newest page, finds the
     head it showed in it, and keeps the rows it had (a session of long runs read and kept
@@ -270,9 +278,7 @@ async def test_after_a_run_the_timeline_reads_only_the_checkpoints_it_wrote(serv
     thread_id = await three_turns(server_url)
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await open_it(pilot, server_url, thread_id)
-        timeline = app.screen.query_one(Inspector).timeline
-        await wait_for(pilot, lambda: timeline.exhausted, what="the whole history shown")
+        timeline = await whole_timeline(pilot, server_url, thread_id)
         before = [c.checkpoint_id for c in timeline.checkpoints]
         reads: list[dict] = []
         real_read = app.backend.get_history
@@ -305,9 +311,7 @@ async def test_after_a_run_the_timeline_keeps_the_newest_checkpoints_and_reads_o
     thread_id = await three_turns(server_url)
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await open_it(pilot, server_url, thread_id)
-        timeline = app.screen.query_one(Inspector).timeline
-        await wait_for(pilot, lambda: timeline.exhausted, what="the whole history shown")
+        timeline = await whole_timeline(pilot, server_url, thread_id)
         head = timeline.checkpoints[0].checkpoint_id
         app.screen.query_one("#composer").focus()
         await pilot.press(*"once more", "enter")
