@@ -253,6 +253,7 @@ RunEventKind = Literal[
     "custom",  # whatever the graph wrote with get_stream_writer()
     "error",  # the run failed: text says why
     "end",  # the stream finished
+    "gap",  # the server dropped events it could not keep for this reader (DeerFlow's Gateway)
     "other",
 ]
 

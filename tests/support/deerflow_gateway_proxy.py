@@ -20,6 +20,8 @@ threadbench/backends/deerflow/gateway.py's docstring):
 - runs: the stream modes messages and events, and multitask_strategy enqueue, get 422; a
   second run on a busy thread gets 409; every stream carries SSE ids; the user's message is
   stored under its id plus "__user"; cancelling a finished run: 409; runs.join answers SSE;
+  with `gap_after` set, a run's stream stops after that many events with the Gateway's `gap`
+  event (seen on the real one when a reader falls more than 256 events behind), the run going on;
 - assistants: the graph is a stub without nodes, the schemas are {}, no subgraphs or count;
 - artifacts: GET /threads/{id}/artifacts/{path} serves a file a test wrote with
   `write_artifact` (a thread's user-data folder stands in for DeerFlow's), typed as the real
@@ -157,6 +159,8 @@ class GatewayStandIn:
         """<thread id>/<path>: the files the stand-in serves as each thread's artifacts."""
         self.limits: dict[str, int] = dict(recorded_answer("uploads: limits"))
         """What GET .../uploads/limits answers (a test may lower them)."""
+        self.gap_after: int | None = None
+        """A run's stream stops after this many events with a `gap` (a test sets it)."""
         routes = self._routes()
         app = Starlette(
             routes=[
@@ -423,7 +427,11 @@ class GatewayStandIn:
                 message["id"] = f"{message['id']}__user"
             if kind in ("human", "user"):
                 _as_uploads_middleware(message)
-        return await self._relay(await self._send(request, body), end=True)
+        response = await self._send(request, body)
+        if self.gap_after is not None and response.is_success:
+            headers = {"content-type": response.headers.get("content-type", "text/event-stream")}
+            return StreamingResponse(_gapped(response, self.gap_after), response.status_code, headers=headers)
+        return await self._relay(response, end=True)
 
     async def cancel(self, request: Request) -> Response:
         response = await self._send(request)
@@ -458,6 +466,34 @@ async def _chunks(response: httpx.Response, end: bool = False) -> AsyncIterator[
         if end:
             yield b"event: end\ndata: null\n\n"
     finally:  # also when the client went away mid-stream
+        await response.aclose()
+
+
+async def _gapped(response: httpx.Response, events: int) -> AsyncIterator[bytes]:
+    """A run's stream cut after `events` events by the `gap` the real Gateway sends a reader
+    that fell behind the events it keeps (its fields as seen on it; no id, no `end`)."""
+    run_id, last_id, count = "", "", 0
+    try:
+        async for line in response.aiter_lines():
+            yield (line + "\n").encode()
+            if line.startswith("id: "):
+                last_id = line[4:]
+            elif line.startswith("data: ") and not run_id and '"run_id"' in line:
+                run_id = str(json.loads(line[6:]).get("run_id", ""))
+            elif not line:
+                count += 1
+                if count == events:
+                    gap = {
+                        "code": "stream_replay_gap",
+                        "run_id": run_id,
+                        "requested_event_id": last_id,
+                        "earliest_available_event_id": last_id,
+                        "latest_available_event_id": last_id,
+                        "recovery": "reload_durable_state",
+                    }
+                    yield f"event: gap\ndata: {json.dumps(gap)}\n\n".encode()
+                    return
+    finally:
         await response.aclose()
 
 

@@ -93,6 +93,34 @@ async def test_a_reply_streams_on_the_gateway(gateway_origin):
     assert not [text for text, severity in notes if severity == "error"]
 
 
+async def test_a_reply_whose_stream_the_gateway_dropped_shows_whole_when_the_run_ends(gateway_stand_in):
+    """The real Gateway keeps a run's last 256 events: a reader that falls further behind gets
+    a `gap` and its stream stops while the run goes on (seen with a fast model: no reply
+    showed at all, the chat kept a cut one and the run went on unseen). The chat says so,
+    follows the run to its end and shows the reply as the server stored it."""
+    url = gateway_stand_in.url + "/api"
+    metadata, thread_id = await seeded_thread(url, "agent")
+    app, notes = gateway_app(url)
+    gateway_stand_in.gap_after = 30
+    try:
+        async with app.run_test(size=TERMINAL) as pilot:
+            await wait_ready(pilot)
+            await open_tagged(pilot, metadata, thread_id)
+            screen = app.screen
+            screen.query_one(Composer).focus()
+            await pilot.press(*"long 800", "enter")
+            chat = screen.query_one(ChatLog)
+            await wait_for(pilot, lambda: "dropped part of this run's stream" in chat.text(), what="the gap said")
+            await wait_for(pilot, lambda: screen.query_one("#run-status").state == "idle", what="the run's end")
+            state = await get_client(url=url).threads.get_state(thread_id)
+            stored = state["values"]["messages"][-1]
+            assert stored["type"] == "ai" and len(stored["content"]) > 3000
+            await wait_for(pilot, lambda: ai_texts(app)[-1:] == [stored["content"]], what="the whole reply")
+    finally:
+        gateway_stand_in.gap_after = None
+    assert not [text for text, severity in notes if severity == "error"]
+
+
 async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_origin):
     async with opened_on_gateway(gateway_origin, "be_chat", "one", "two", "three") as (app, pilot, notes):
         screen = app.screen

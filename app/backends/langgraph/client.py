@@ -289,7 +289,9 @@ class LangGraphBackend(ServerObjects, Connection):
         doing = f"run {request.assistant_id} on thread {thread_id}"
         for last_try in (False, True):
             options = self._run_options(request)
-            events = self._events(doing, functools.partial(_run_stream, thread_id, request.assistant_id, options))
+            events = self._events(
+                doing, functools.partial(_run_stream, thread_id, request.assistant_id, options), thread_id=thread_id
+            )
             started = False
             try:
                 async with contextlib.aclosing(events):
@@ -350,6 +352,7 @@ class LangGraphBackend(ServerObjects, Connection):
             lambda client: client.runs.join_stream(thread_id, run_id, last_event_id=cursor or None),
             run_id,
             position,
+            thread_id,
         )
         async with contextlib.aclosing(events):
             async for event in events:

@@ -143,6 +143,8 @@ def run_event_from_part(event: str, data: Any, event_id: str | None = None) -> R
         return RunEvent(kind="error", text=error_text(data), **common)
     if base == "end":
         return RunEvent(kind="end", **common)
+    if base == "gap":  # DeerFlow's Gateway: {code: stream_replay_gap, recovery: reload_durable_state, ...}
+        return RunEvent(kind="gap", text=_str(_dict(data).get("code")), **common)
     return RunEvent(kind="other", **common)
 
 

@@ -25,6 +25,11 @@ from ...thread_ops import final_state, state_detail
 from ..report import gone, report
 from ..text import clean, one_line, plain
 
+STREAM_GAP = Content.styled(
+    "The server dropped part of this run's stream (it fell behind): the reply shows whole when the run ends.",
+    "dim italic",
+)
+
 if TYPE_CHECKING:
     from ...human_input import PendingInput
     from ..app import ThreadbenchApp
@@ -219,7 +224,7 @@ class ConversationRuns(Vertical):
             if gone(self):
                 return
             accepted = True
-            node = ""
+            node, gap = "", False
             for event in batch:
                 if event.kind == "metadata":
                     self.run_id = event.run_id or self.run_id
@@ -227,12 +232,16 @@ class ConversationRuns(Vertical):
                     outcome, detail = "waiting", "for your answer"
                 elif event.kind == "error":
                     outcome, detail = "error", event.text or "the run failed"
+                elif event.kind == "gap":
+                    gap = True
                 node = event.node or node
                 last_event_id = event.event_id or last_event_id
             status.count(count, node)
             inspector.add_events(batch, count)
             try:
                 await chat.apply_events(batch)
+                if gap:
+                    await chat.add_notice(STREAM_GAP)
             except Exception:
                 if gone(self):  # taken down while it drew: the app is closing
                     return
