@@ -419,7 +419,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         fill = fill or line.fill
         base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
         room = max(0, width - line.gutter.cell_length)
-        text = self._strip_of(content, max(room, content.cell_length), base)
+        text = self._strip_of(content, base)
         if span is not None:
             text = _selected(text, span, self.screen.get_component_rich_style("screen--selection"))
         text = text.crop_extend(scroll_x, scroll_x + room, base.rich_style)
@@ -427,17 +427,17 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             text = text.apply_offsets(scroll_x, line_no)
         gutter = self._gutters.get(id(line.gutter))  # (by the object: Content compares by its text alone)
         if gutter is None:
-            gutter = self._strip_of(line.gutter, line.gutter.cell_length, self.visual_style)
+            gutter = self._strip_of(line.gutter, self.visual_style)
             self._gutters[id(line.gutter)] = gutter
         strip = Strip.join([gutter, text]).crop(0, width)
         if span is None:
             self._strips[key] = strip
         return strip
 
-    def _strip_of(self, content: Content, width: int, style: VisualStyle) -> Strip:
+    def _strip_of(self, content: Content, style: VisualStyle) -> Strip:
         """`content` as one line over `style`: what Visual.to_strips gives a line that is not
         wrapped, at a third of its cost (a streaming frame draws a dozen new lines)."""
-        if not width:
+        if not content:
             return Strip([])
         if "\t" in content.plain:
             content = content.expand_tabs(8)
