@@ -19,7 +19,7 @@ is handled here:
   409, said plainly;
 - it keeps a run's last 256 events: a reader more than that behind (a fast model) gets a `gap`
   event ({code: stream_replay_gap, recovery: reload_durable_state}) and its stream stops while
-  the run goes on; the run is then followed by its status to its end (langgraph/connection.py);
+  the run goes on; the run is then followed by its status to its end (langgraph/client.py);
 - cancelling a run that has finished answers 409, not 404;
 - its rows hold only the title: which idle thread waits on a clarification is read from the
   state of the rows shown (threads_asking);

@@ -18,7 +18,7 @@ import contextlib
 import functools
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, cast
 
 from langgraph_sdk.client import LangGraphClient
@@ -35,6 +35,7 @@ from ...models import (
     ThreadState,
     ThreadSummary,
 )
+from ...server_objects import RUN_ACTIVE
 from ..base import (
     BackendError,
     Conflict,
@@ -58,6 +59,8 @@ from .streaming import StreamPosition
 
 THREAD_FIELDS: list[ThreadSelectField] = ["thread_id", "status", "created_at", "updated_at", "metadata", "interrupts"]
 log = logging.getLogger(__name__)
+RUN_STATUS_SECONDS = 0.5
+"""How often a run whose stream the server dropped (a gap) is asked whether it ended."""
 NO_SUCH_ASSISTANT = "threadbench: no such graph"  # neither a UUID nor a graph name anyone writes
 
 
@@ -289,8 +292,9 @@ class LangGraphBackend(ServerObjects, Connection):
         doing = f"run {request.assistant_id} on thread {thread_id}"
         for last_try in (False, True):
             options = self._run_options(request)
-            events = self._events(
-                doing, functools.partial(_run_stream, thread_id, request.assistant_id, options), thread_id=thread_id
+            events = self._through_gaps(
+                self._events(doing, functools.partial(_run_stream, thread_id, request.assistant_id, options)),
+                thread_id,
             )
             started = False
             try:
@@ -347,16 +351,39 @@ class LangGraphBackend(ServerObjects, Connection):
             cursor = position.resume()
         else:  # a stream this backend did not read: resume after the id, as SSE does
             position, cursor = StreamPosition(last_event_id or ""), last_event_id
-        events = self._events(
-            f"join run {run_id} on thread {thread_id}",
-            lambda client: client.runs.join_stream(thread_id, run_id, last_event_id=cursor or None),
-            run_id,
-            position,
+        events = self._through_gaps(
+            self._events(
+                f"join run {run_id} on thread {thread_id}",
+                lambda client: client.runs.join_stream(thread_id, run_id, last_event_id=cursor or None),
+                run_id,
+                position,
+            ),
             thread_id,
         )
         async with contextlib.aclosing(events):
             async for event in events:
                 yield event
+
+    async def _through_gaps(
+        self, events: AsyncGenerator[RunEvent, None], thread_id: str
+    ) -> AsyncGenerator[RunEvent, None]:
+        """`events`, and after a "gap" the run followed by its status to its end.
+
+        DeerFlow's Gateway keeps a run's last 256 events: a reader that falls further behind
+        gets a gap and its stream stops while the run goes on. Its `recovery:
+        reload_durable_state` is what the app does at a run's end (the reply comes whole
+        from the stored state), once the run is over."""
+        async with contextlib.aclosing(events):
+            async for event in events:
+                yield event
+                if event.kind == "gap" and event.run_id:
+                    run = await self.get_run(thread_id, event.run_id)
+                    while run.status in RUN_ACTIVE:
+                        await asyncio.sleep(RUN_STATUS_SECONDS)
+                        run = await self.get_run(thread_id, event.run_id)
+                    if run.status == "error":
+                        text = run.error or "the run failed"
+                        yield RunEvent(kind="error", event="error", text=text, run_id=event.run_id)
 
     async def active_run(self, thread_id: str) -> str | None:
         runs = await self._call(

@@ -15,7 +15,6 @@ shared by the client and every client that replaces it.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import json
@@ -49,8 +48,6 @@ from .streaming import StreamPosition, run_event_from_part
 T = TypeVar("T")
 CHECK_TIMEOUT = 10.0
 CONNECT_RETRIES = 1
-RUN_STATUS_SECONDS = 0.5
-"""How often a run whose stream was dropped (a gap) is asked whether it ended."""
 DEFAULT_TIMEOUT = httpx.Timeout(connect=5, read=300, write=300, pool=5)  # the SDK's
 
 
@@ -246,16 +243,10 @@ class Connection:
         parts: Callable[[LangGraphClient], AsyncIterator[Any]],
         run_id: str = "",
         position: StreamPosition | None = None,
-        thread_id: str = "",
     ) -> AsyncGenerator[RunEvent, None]:
         """RunEvents from an SDK stream of parts, ending with one "end" event; parts read
         before (`position`: where a resumed stream was left) are dropped. Where a stream
-        that did not end was left is kept, per run, for join_stream.
-
-        A "gap" (DeerFlow's Gateway keeps a run's last 256 events; a reader that falls
-        further behind gets a gap and the stream stops, the run going on) is passed on, and
-        the run is then followed by its status to its end, as the Gateway's `recovery:
-        reload_durable_state` says: the reply comes whole from the stored state."""
+        that did not end was left is kept, per run, for join_stream."""
         position = position or StreamPosition()
         ended = False
         with self._using(self._client) as client:
@@ -274,10 +265,6 @@ class Connection:
                             if not event.run_id:
                                 event.run_id = run_id
                             yield event
-                            if event.kind == "gap" and thread_id and run_id:
-                                failed = await self._run_end(client, thread_id, run_id)
-                                if failed:
-                                    yield RunEvent(kind="error", event="error", text=failed, run_id=run_id)
                 ended = True
             except BackendError:
                 raise
@@ -289,15 +276,6 @@ class Connection:
                 elif run_id:
                     self._positions.pop(run_id, None)
         yield RunEvent(kind="end", event="end", run_id=run_id)
-
-    async def _run_end(self, client: LangGraphClient, thread_id: str, run_id: str) -> str:
-        """Wait for a run to end, asking its status; what went wrong ("" if it did not fail)."""
-        while True:
-            run = await client.runs.get(thread_id, run_id)
-            status = str(run.get("status", "")) if isinstance(run, dict) else ""
-            if status not in ("pending", "running"):
-                return f"the run ended with status {status}" if status == "error" else ""
-            await asyncio.sleep(RUN_STATUS_SECONDS)
 
     async def _get_json(self, doing: str, url: str) -> dict[str, Any]:
         """GET `url` (a path under the server's URL, or a whole URL) as a JSON object."""
