@@ -124,6 +124,23 @@ async def test_a_growing_reply_lays_out_no_screen_and_shows_its_last_line(monkey
         assert "line 199 of the reply" in screen_lines(app)[-1]
 
 
+async def test_a_short_thread_in_a_view_a_row_shorter_shows_no_scrollbar():
+    """When a run starts its status can take a row from the chat: a short thread, drawn at the
+    view's bottom, must not show a scrollbar for it (a flash, and two layouts of the screen)."""
+    app = Chat(long_thread(4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chat = app.query_one(ChatLog)
+        shown_bars: list[bool] = []
+        app.watch(chat, "show_vertical_scrollbar", lambda shown: shown_bars.append(shown), init=False)
+        chat.styles.height = 23
+        await pilot.pause()
+        await pilot.pause()
+        assert not any(shown_bars) and not chat.show_vertical_scrollbar
+        assert "word" in screen_lines(app)[22] and not screen_lines(app)[23].strip(), "at the view's bottom"
+        assert chat.virtual_size.height == chat._rows.total, "blank rows drawn, not scrolled"
+
+
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
 async def test_a_reply_streamed_in_any_pieces_looks_as_its_whole_text(theme):
     text = rich_markdown(1500)

@@ -311,18 +311,23 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         """Size the scrolled space: the banner, the lines, and above them the blank rows that
         put a thread shorter than the view at its bottom, as a chat is read.
 
+        The blank rows are drawn, not scrolled: a short thread's space is no taller than its
+        lines, so a view a row shorter (the run status grew) shows no scrollbar for a frame.
         A new size set the usual way lays the whole screen out (the scrollbars may come or
-        go). While the space stays taller than the view and as wide, as when a reply grows,
-        it is set without one and only the scrollbar is told: a layout of every widget for
-        each token batch was most of a streaming frame."""
+        go). While the space stays as wide and on the same side of the view's height, as when
+        a reply grows, it is set without one and only the scrollbar is told: a layout of every
+        widget for each token batch was most of a streaming frame."""
         total, room = self._rows.total, max(1, self.size.height - self._banner_rows)
-        self._blank = max(0, room - total)
+        blank = max(0, room - total)
+        if blank != self._blank:
+            self._blank = blank
+            self.refresh()  # (the lines move down or up the view)
         width = self._wide if self._wide > self._width else 0  # (sideways only for code wider than the view)
-        size = Size(width, total + self._blank + self._banner_rows)
-        old = self.virtual_size
+        size = Size(width, total + self._banner_rows)
+        old, view = self.virtual_size, self.size.height
         if size == old:
             return
-        if size.width == old.width and min(size.height, old.height) > self.size.height:
+        if size.width == old.width and (size.height > view) == (old.height > view):
             self.set_reactive(ChatLog.virtual_size, size)
             self.vertical_scrollbar.window_virtual_size = size.height
         else:
