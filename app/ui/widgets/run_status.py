@@ -79,6 +79,16 @@ class RunStatus(Static):
         self._redraw()
 
     def _redraw(self) -> None:
+        width = self.content_size.width
+        content = self._text(counts=2)
+        for fewer in (1, 0):  # a run keeps to a row (a new height lays out the screen): the rate, then the count go
+            if self.state != "running" or not width or content.cell_length <= width:
+                break
+            content = self._text(counts=fewer)
+        rows = len(content.wrap(width)) if width else 0
+        self.update(content, layout=rows != self.content_size.height)  # (a layout only when its height changes)
+
+    def _text(self, counts: int) -> Content:
         label = {"running": "running"}.get(self.state, self.state)
         parts: list[tuple[str, str] | str] = [(f" {label} ", STATE_STYLES.get(self.state, ""))]
         if self.state == "running" and self.node:
@@ -89,9 +99,8 @@ class RunStatus(Static):
             parts.append((clean(self.detail) + " ", ""))
         if self.state == "running" or self.elapsed:
             rate = self.events / self.elapsed if self.elapsed > 0.2 else 0.0
-            parts.append((f"· {self.elapsed:4.1f}s · {self.events} events · {rate:,.0f}/s", "dim"))
+            counted = "".join((f" · {self.events} events", f" · {rate:,.0f}/s")[:counts])
+            parts.append((f"· {self.elapsed:4.1f}s{counted}", "dim"))
         if self.usage and self.state != "running":
             parts.append((f" · {clean(self.usage)}", "dim"))
-        content = Content.assemble(*parts)
-        rows = len(content.wrap(self.content_size.width)) if self.content_size.width else 0
-        self.update(content, layout=rows != self.content_size.height)  # (a layout only when its height changes)
+        return Content.assemble(*parts)
