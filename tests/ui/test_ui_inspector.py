@@ -12,6 +12,7 @@ from datetime import UTC
 import pytest
 import threadbench.ui.widgets.timeline as timeline_module
 from data.checkpoints import graph, history, raw_history
+from support.driving import screen_lines
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -289,6 +290,41 @@ async def test_show_state_keeps_open_nodes_open():
         await pilot.pause()
         artifacts = next(n for n in tree.root.children if n.data.path == ("artifacts",))
         assert artifacts.is_expanded and len(artifacts.children) == 2
+
+
+async def test_a_new_step_relabels_the_tree_in_place_and_an_opened_key_shows_what_it_now_holds():
+    """Each step of a run brings its values: the same keys redraw their labels (no rebuild,
+    no layout of the screen, the cursor kept); a key the user opened shows its new children."""
+
+    def state(count: int, step: int) -> ThreadState:
+        messages = [{"type": "human" if i % 2 == 0 else "ai", "content": f"said {i}"} for i in range(count)]
+        return ThreadState(values={"messages": messages, "turns": count}, metadata={"step": step, "source": "loop"})
+
+    app = Host()
+    async with app.run_test(size=TERMINAL) as pilot:
+        tree = app.inspector.state_tree
+        app.inspector.show_state(state(2, 1))
+        await pilot.pause()
+        nodes = list(tree.root.children)
+        tree.move_cursor(nodes[1])
+        layouts: list[bool] = []
+        refresh = tree.refresh
+        tree.refresh = lambda *a, layout=False, **k: (layouts.append(layout), refresh(*a, layout=layout, **k))[1]
+        app.inspector.show_state(state(3, 2))
+        await pilot.pause()
+        shown = " ".join(screen_lines(app))
+        assert "list[3]" in shown and "turns 3" in shown and "step 2" in shown, shown
+        assert list(tree.root.children) == nodes and tree.cursor_node is nodes[1]
+        assert not any(layouts), "a relabel laid the screen out"
+
+        nodes[0].expand()
+        await pilot.pause()
+        assert "said 2" in " ".join(screen_lines(app))
+        app.inspector.show_state(state(4, 3))
+        await pilot.pause()
+        shown = " ".join(screen_lines(app))
+        assert "said 3" in shown and "list[4]" in shown, shown
+        assert any(layouts), "an opened key with new children was relabelled, not rebuilt"
 
 
 # -- Pilot: the timeline -------------------------------------------------------------------------
