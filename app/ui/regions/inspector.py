@@ -259,13 +259,15 @@ class Inspector(InspectorHistory):
         banner = self.query_one("#state-banner", Static)
         viewing = self.viewing
         if viewing is None:
+            layout = banner.has_class("-past")  # (the live banner is a row: at each step of a run, no layout)
             banner.remove_class("-past")
             state = self.live_state
             if state is None:
-                banner.update(Content.styled("no thread open", "$text-muted"))
+                banner.update(Content.styled("no thread open", "$text-muted"), layout=layout)
                 return
             step = f"step {state.step}" if state.step is not None else "head"
-            banner.update(Content.assemble(("● live", "bold $text-success"), (f"  {step}", "$text-muted")))
+            live = Content.assemble(("● live", "bold $text-success"), (f"  {step}", "$text-muted"))
+            banner.update(live, layout=layout)
             return
         banner.add_class("-past")
         parts = [
