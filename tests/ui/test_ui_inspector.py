@@ -458,8 +458,13 @@ async def test_events_that_came_while_the_tab_was_hidden_show_at_the_end_when_it
     app = Host()
     async with app.run_test(size=TERMINAL) as pilot:
         log = app.inspector.event_log
+        header = log.query_one("#event-log-header")
+        refreshed: list[bool] = []
+        refresh = header.refresh
+        header.refresh = lambda *a, **k: (refreshed.append(True), refresh(*a, **k))[1]
         log.add_events(events(300), 300)  # (the state tab is in front)
         await pilot.pause()
+        assert not refreshed, "a hidden widget refreshed makes the screen map every widget again, each frame"
         app.inspector.active = "tab-events"
         await pilot.pause()
         await pilot.pause()
@@ -467,6 +472,8 @@ async def test_events_that_came_while_the_tab_was_hidden_show_at_the_end_when_it
         assert lines.virtual_size.height == 300 and lines.scroll_y == lines.max_scroll_y > 0
         shown = [strip.text for strip in lines.render_lines(lines.region.reset_offset)]
         assert shown[-1].split()[0] == "300", "the last event in view"
+        header = " ".join(screen_lines(app)[: lines.region.y])
+        assert "300 events" in header and "last: messages" in header, "the count, brought up to date as it shows"
 
 
 # -- Pilot: the state editor ---------------------------------------------------------------------

@@ -223,6 +223,10 @@ class EventLog(Vertical):
         start_time, start_count = self._samples[0]
         elapsed = now - start_time
         self._rate = (total - start_count) / elapsed if elapsed > 0 else 0.0
+        if self.is_on_screen:  # (else when shown: a hidden widget refreshed makes the screen map every widget again)
+            self._update_header()
+
+    def on_show(self) -> None:
         self._update_header()
 
     @property
