@@ -12,9 +12,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
+
+from .server_kinds import KindChoice
 
 # Said here too for the CLI and the connection screen, which check a key before any backend exists.
 
@@ -24,8 +26,6 @@ if TYPE_CHECKING:
 APP_NAME = "threadbench"
 API_KEY_ENV_VARS = ("LANGGRAPH_API_KEY", "LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
 PASSWORD_ENV = "THREADBENCH_PASSWORD"
-
-BackendKind = Literal["auto", "langgraph", "10xgraph", "deerflow-gateway"]
 
 
 def default_data_dir() -> Path:
@@ -69,7 +69,7 @@ class Settings:
     url: str | None = None
     """None: start the embedded server."""
     api_key: str | None = field(default=None, repr=False)
-    backend: BackendKind = "auto"
+    backend: KindChoice = "auto"
     graph: str | None = None
     config: Path | None = None
     data_dir: Path = field(default_factory=default_data_dir)

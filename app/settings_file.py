@@ -44,12 +44,12 @@ import platformdirs
 import tomli_w
 
 from .config import APP_NAME, Profile, Settings, default_data_dir
+from .server_kinds import CHOICES
 
 CONFIG_ENV = "THREADBENCH_CONFIG"
 PROFILE_ENV = "THREADBENCH_PROFILE"
 THEME_ENV = "THREADBENCH_THEME"
 DATA_DIR_ENV = "THREADBENCH_DATA_DIR"
-BACKENDS = ("auto", "langgraph", "10xgraph", "deerflow-gateway")
 TOP_LEVEL_KEYS = {"default_profile", "theme", "data_dir", "profiles", "run_options", "keymap"}
 PROFILE_KEYS = {"url", "backend", "api_key_env", "assistant_id", "email", "password_env"}
 SECRET_KEYS = {"api_key", "key", "token", "password", "secret"}
@@ -150,8 +150,8 @@ def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
         if not url:
             raise ConfigError(f"{path}: {where} needs a url")
         backend = text(spec.get("backend"), f"{where} backend") or "auto"
-        if backend not in BACKENDS:
-            raise ConfigError(f"{path}: {where} backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        if backend not in CHOICES:
+            raise ConfigError(f"{path}: {where} backend must be one of {', '.join(CHOICES)}, not {backend!r}")
         config.profiles[name] = Profile(
             name=name,
             url=url.rstrip("/"),

@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from ..server_kinds import KINDS, REGISTRY, ServerKind, kind_named
 from .base import Backend, Credentials, Invalid, LoginRequired, Unreachable
 from .deerflow import GATEWAY_SERVICE
 from .headers import api_key_problem
@@ -28,25 +29,15 @@ if TYPE_CHECKING:  # httpx is imported when it is needed: it is a tenth of the a
 
     from .session_auth import SessionAuth
 
-BackendKind = Literal["langgraph", "10xgraph", "deerflow-gateway"]
-KINDS: tuple[BackendKind, ...] = ("langgraph", "10xgraph", "deerflow-gateway")
-_ALIASES: dict[str, BackendKind] = {
-    "langgraph": "langgraph",
-    "10xgraph": "10xgraph",
-    "tenxgraph": "10xgraph",
-    "deerflow-gateway": "deerflow-gateway",
-    "deer-flow-gateway": "deerflow-gateway",
-    "gateway": "deerflow-gateway",
-}
 NO_THREAD = "00000000-0000-0000-0000-000000000000"
 """A thread id nobody has: reading it shows whether the server wants a session."""
 
 
-def normalize_kind(kind: str) -> BackendKind:
-    found = _ALIASES.get(kind.strip().lower())
+def normalize_kind(kind: str) -> ServerKind:
+    found = kind_named(kind)
     if found is None:
         raise Invalid(f"Unknown backend {kind!r}: use {', '.join(KINDS)}")
-    return found
+    return found.name
 
 
 async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) -> Any:
@@ -70,7 +61,7 @@ def _is_tenx_envelope(body: Any) -> bool:
 
 async def detect_backend_kind(
     url: str, api_key: str | None = None, *, timeout: float = 5.0, credentials: Credentials | None = None
-) -> BackendKind:
+) -> ServerKind:
     """Probe `url`; raises Unreachable when nothing answers or the answers fit neither kind
     (Invalid for a key that cannot be sent; LoginRequired, or why the login failed, for a
     server that wants a session)."""
@@ -143,18 +134,10 @@ def _check_key(api_key: str | None) -> None:
         raise Invalid(f"The API key {problem}.", hint="Type or paste it again.")
 
 
-BACKENDS: dict[BackendKind, tuple[str, str]] = {
-    "10xgraph": ("tenxgraph.client", "TenXGraphBackend"),
-    "deerflow-gateway": ("deerflow.gateway", "GatewayBackend"),
-    "langgraph": ("langgraph.client", "LangGraphBackend"),
-}
-"""Each kind's backend: its module (the app imports it off the event loop at start) and class."""
-
-
 def backend_module(kind: str) -> str:
     """The module the backend of `kind` needs (an unknown kind: the one make_backend falls back on)."""
-    found = _ALIASES.get(kind.strip().lower(), "langgraph")
-    return f"{__package__}.{BACKENDS[found][0]}"
+    found = kind_named(kind) or REGISTRY[0]
+    return f"{__package__}.{found.module}"
 
 
 def make_backend(kind: str, url: str, api_key: str | None = None, credentials: Credentials | None = None) -> Backend:
@@ -168,5 +151,6 @@ def make_backend(kind: str, url: str, api_key: str | None = None, credentials: C
             "Logging in with an email and password is for DeerFlow; 10xGraph takes its token as the API key.",
             hint="Leave the email out, and give the token with --api-key.",
         )
-    backend: Callable[..., Backend] = getattr(importlib.import_module(backend_module(found)), BACKENDS[found][1])
+    backend_class = next(k.backend_class for k in REGISTRY if k.name == found)
+    backend: Callable[..., Backend] = getattr(importlib.import_module(backend_module(found)), backend_class)
     return backend(url, api_key) if credentials is None else backend(url, api_key, credentials=credentials)

@@ -23,18 +23,14 @@ from textual.widgets import Button, Input, Label, Select, Static
 from ...backends.base import Credentials
 from ...backends.headers import api_key_problem
 from ...config import API_KEY_ENV_VARS, PASSWORD_ENV
+from ...server_kinds import AUTO_LABEL, REGISTRY
 from ...settings_file import Profile
 from ..key_order import after_typed_keys
 from ..text import clean
 
 EMBEDDED = "__embedded__"
 CUSTOM = "__custom__"
-KINDS = [
-    ("detect it (auto)", "auto"),
-    ("LangGraph server", "langgraph"),
-    ("DeerFlow's Gateway", "deerflow-gateway"),
-    ("10xGraph", "10xgraph"),
-]
+KINDS = [(AUTO_LABEL, "auto"), *((kind.label, kind.name) for kind in REGISTRY)]
 
 
 @dataclass
