@@ -25,10 +25,12 @@ from .cli import (
     UsageError,
     ask_password,
     build_parser,
+    common_flags,
     enable_textual_devtools,
     probe_server,
     settings_from_args,
     show_config,
+    with_common,
 )
 
 __all__ = ["UsageError", "ask_password", "build_parser", "main", "probe_server", "settings_from_args"]
@@ -41,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return serve_main(argv[1:])
     if argv[:1] == ["config"]:
-        return show_config()
+        return show_config(argv[1:])
     if argv[:1] == ["replay"]:
         return replay(argv[1:])
     args = build_parser().parse_args(argv)
@@ -77,19 +79,23 @@ def replay(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(
         prog="threadbench replay",
+        parents=[common_flags()],
         description="Show a run recorded with `threadbench --record DIR` as it streamed, with no server: "
         "open its thread (enter) to replay it.",
     )
     parser.add_argument("file", type=Path, help="a recording (one .jsonl file of the --record folder)")
     parser.add_argument("--instant", action="store_true", help="replay at once, not at the recorded pace")
-    parser.add_argument("--theme", metavar="NAME", help="a Textual theme, e.g. nord")
     args = parser.parse_args(argv)
     try:
         recording = load_recording(args.file)
-        settings = settings_from_args(build_parser().parse_args(["--theme", args.theme] if args.theme else []))
+        settings = settings_from_args(with_common(args))
     except (RecordingError, UsageError) as error:
         print(f"threadbench: {error}", file=sys.stderr)
         return EXIT_USAGE
+    if settings.debug:
+        import os
+
+        enable_textual_devtools(os.environ)
     from .ui.app import ThreadbenchApp
 
     backend = ReplayBackend(recording, args.file, instant=args.instant)

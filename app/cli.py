@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 
 from .backends.headers import api_key_problem
 from .config import PASSWORD_ENV, Settings, default_data_dir
+from .server_kinds import CHOICES
 from .settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
 
 EXIT_USAGE = 2
@@ -39,9 +40,43 @@ class VersionAction(argparse.Action):
         parser.exit()
 
 
+COMMON = ("theme", "data_dir", "debug")
+"""What every command takes (`threadbench`, `replay`, `config`, `serve`): the app's look, where it
+keeps its data, its log."""
+
+
+def common_flags() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument(
+        "--theme", metavar="NAME", help="a Textual theme, e.g. nord (default: $THREADBENCH_THEME, then the config file)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help=f"where threads and logs are kept (default: {default_data_dir()})",
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="verbose log file, and Textual's devtools (see the app's log in `textual console`; "
+        "needs `pip install textual-dev`)",
+    )
+    return parser
+
+
+def with_common(args: argparse.Namespace) -> argparse.Namespace:
+    """The app's own flags, at their defaults but for the common ones given in `args`."""
+    app_args = build_parser().parse_args([])
+    for name in COMMON:
+        setattr(app_args, name, getattr(args, name))
+    return app_args
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="threadbench",
+        parents=[common_flags()],
         description="A keyboard-first terminal workbench for agent conversation threads. "
         "With no --url it starts an embedded LangGraph server with an offline demo agent.",
     )
@@ -59,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--backend",
-        choices=["auto", "langgraph", "10xgraph", "deerflow-gateway"],
+        choices=CHOICES,
         default=None,
         help="server kind for --url (default: the profile's, else detect it)",
     )
@@ -69,18 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="connect to a server profile of the config file (default: $THREADBENCH_PROFILE, "
         "then the file's default_profile)",
     )
-    parser.add_argument(
-        "--theme", metavar="NAME", help="a Textual theme, e.g. nord (default: $THREADBENCH_THEME, then the config file)"
-    )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--graph", metavar="FILE.py:ATTR", help="serve your own graph embedded")
     source.add_argument("--config", metavar="langgraph.json", type=Path, help="serve a langgraph.json embedded")
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=None,
-        help=f"where threads and logs are kept (default: {default_data_dir()})",
-    )
     parser.add_argument(
         "--record",
         metavar="DIR",
@@ -88,12 +114,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="write every run the app streams to DIR, one JSON Lines file per run, to replay later "
         "with `threadbench replay FILE` (no key, password or session is written)",
-    )
-    parser.add_argument(
-        "--debug",
-        action="store_true",
-        help="verbose log file, and Textual's devtools (see the app's log in `textual console`; "
-        "needs `pip install textual-dev`)",
     )
     parser.add_argument("--version", action=VersionAction)
     parser.epilog = (
@@ -219,18 +239,26 @@ def enable_textual_devtools(environ) -> None:
     environ["TEXTUAL"] = ",".join(features)
 
 
-def show_config() -> int:
+def show_config(argv: list[str] | None = None) -> int:
     """`threadbench config`: the file's path and profiles (key and password variables by
-    name, never values)."""
+    name, never values), and where the data is kept."""
     import os
 
+    parser = argparse.ArgumentParser(
+        prog="threadbench config",
+        parents=[common_flags()],
+        description="Show the config file, its profiles and the data folder (flags as for `threadbench`).",
+    )
+    args = parser.parse_args(argv or [])
     path = config_path()
     print(f"config file: {path}" + ("" if path.exists() else " (not created yet)"))
     try:
         config = load_config(path)
-    except ConfigError as error:
+        settings = settings_from_args(with_common(args))
+    except (ConfigError, UsageError) as error:
         print(f"threadbench: {error}", file=sys.stderr)
         return EXIT_USAGE
+    print(f"data dir: {settings.data_dir}")
     for name, profile in sorted(config.profiles.items()):
         key = "no key"
         if profile.api_key_env:

@@ -194,3 +194,27 @@ def test_debug_turns_on_textual_devtools_even_without_textual_dev(tmp_path: Path
     assert app.devtools is None  # no client without textual-dev, and no crash
     log = (tmp_path / "threadbench.log").read_text()
     assert log.count("pip install textual-dev") == 1 and "textual console" in log
+
+
+def test_every_command_takes_the_common_flags(tmp_path: Path, monkeypatch, capsys):
+    """--theme, --data-dir and --debug are the app's own, whatever it shows: a replay keeps
+    its data and log where it is told, and `config` says where that is."""
+    from threadbench.__main__ import main
+    from threadbench.ui.app import ThreadbenchApp
+
+    made: list[ThreadbenchApp] = []
+    monkeypatch.setattr(ThreadbenchApp, "run", lambda self, *a, **k: made.append(self))
+    monkeypatch.setenv("THREADBENCH_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.delenv("TEXTUAL", raising=False)
+    recording = Path(__file__).parents[1] / "data" / "recordings" / "demo_plan_report.jsonl"
+    data = tmp_path / "replay-data"
+    assert main(["replay", str(recording), "--data-dir", str(data), "--theme", "nord", "--debug"]) == 0
+    settings = made[0].settings
+    assert (settings.data_dir, settings.theme, settings.debug) == (data, "nord", True)
+    assert "devtools" in os.environ["TEXTUAL"]
+
+    assert main(["config", "--data-dir", str(tmp_path / "elsewhere")]) == 0
+    assert f"data dir: {tmp_path / 'elsewhere'}" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["config", "--url", "http://h:1"])  # (a server is not the config command's)
+    assert "unrecognized arguments: --url" in capsys.readouterr().err
