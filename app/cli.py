@@ -52,6 +52,7 @@ def common_flags() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--data-dir",
+        metavar="DIR",
         type=Path,
         default=None,
         help=f"where threads and logs are kept (default: {default_data_dir()})",
