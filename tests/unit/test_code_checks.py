@@ -31,3 +31,16 @@ def run(*command: str) -> None:
 )
 def test_the_code_passes(command: list[str]) -> None:
     run(*command)
+
+
+def test_the_no_textual_contract_names_every_module_outside_the_ui() -> None:
+    """A new module outside app/ui is kept from importing Textual only if the contract names it."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    named = {m.removeprefix("threadbench.") for c in contracts if c["id"] == "data-layer" for m in c["source_modules"]}
+    entry_points = {"__init__", "__main__", "serve"}  # (they start the UI)
+    modules = {path.stem for path in (ROOT / "app").glob("*.py")} | {
+        path.parent.name for path in (ROOT / "app").glob("*/__init__.py")
+    }
+    assert modules - entry_points - {"ui"} == named
