@@ -6,6 +6,7 @@ shows the models they return.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -351,3 +352,16 @@ def lacks(backend: object, ability: type, what: str) -> str:
     if not isinstance(backend, ability) or ability.__name__ in missing:
         return f"{name} cannot {what}."
     return ""
+
+
+_REGISTERED = re.compile(r"registered graphs:\s*(.+)", re.IGNORECASE | re.DOTALL)
+
+
+def graphs_in_refusal(message: str) -> list[str]:
+    """The graph ids an Agent Server lists when it refuses an unknown assistant (LangGraph's
+    words, which DeerFlow's Gateway shares): the UI offers them when a run is refused."""
+    found = _REGISTERED.search(message)
+    if not found:
+        return []
+    names = (name.strip().strip("'\".") for name in found.group(1).splitlines()[0].split(","))
+    return [name for name in names if name]

@@ -24,9 +24,8 @@ from support.driving import (
     wait_ready,
 )
 from textual import events
-from threadbench.backends.base import Invalid
+from threadbench.backends.base import Invalid, graphs_in_refusal
 from threadbench.backends.langgraph import LangGraphBackend
-from threadbench.backends.langgraph.mapping import graphs_in_refusal
 from threadbench.models import RunRequest, ThreadSummary
 from threadbench.run_target import refused_assistant, server_graphs, thread_graph
 from threadbench.thread_filter import parse_filter

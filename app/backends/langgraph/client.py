@@ -42,13 +42,13 @@ from ..base import (
     Invalid,
     NotFound,
     ServerError,
+    graphs_in_refusal,
 )
 from ..http import graph_info
 from .connection import Connection, is_uuid
 from .mapping import (
     SECOND_TEXT_EXTRACT,
     TITLE_EXTRACT,
-    graphs_in_refusal,
     needs_second_text,
     state_from_dict,
     thread_from_dict,

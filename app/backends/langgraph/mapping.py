@@ -9,7 +9,6 @@ what cannot be understood becomes an empty or "other" value.
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -499,15 +498,3 @@ def state_from_dict(d: Any, thread_id: str = "", shared: SharedMessages | None =
         parent_checkpoint_id=_checkpoint_id(d, "parent_checkpoint", "parent_config"),
         checkpoint_ns=_str(checkpoint.get("checkpoint_ns")),
     )
-
-
-_REGISTERED = re.compile(r"registered graphs:\s*(.+)", re.IGNORECASE | re.DOTALL)
-
-
-def graphs_in_refusal(message: str) -> list[str]:
-    """The graph ids a LangGraph server lists when it refuses an unknown assistant."""
-    found = _REGISTERED.search(message)
-    if not found:
-        return []
-    names = (name.strip().strip("'\".") for name in found.group(1).splitlines()[0].split(","))
-    return [name for name in names if name]

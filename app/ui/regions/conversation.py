@@ -34,9 +34,9 @@ from ...backends.base import (
     NotFound,
     ServesUploads,
     SuggestsFollowUps,
+    graphs_in_refusal,
     lacks,
 )
-from ...backends.langgraph.mapping import graphs_in_refusal
 from ...human_input import HumanResponse, PendingInput, answer_submitter, build_answer, detect_pending
 from ...models import ChatMessage, ServerModel, ThreadState, ThreadSummary
 from ...run_options import fields_from_schema

@@ -10,7 +10,7 @@ inspector can read which thread is open and whether a run streams.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.message import Message
@@ -26,6 +26,7 @@ from ..screens.edit_state import EditStateScreen
 from ..screens.prompt import PromptScreen
 from ..widgets.state_tree import StateTree
 from ..widgets.timeline import Timeline
+from .open_thread import OpenThread
 
 if TYPE_CHECKING:
     from ..app import ThreadbenchApp
@@ -41,19 +42,6 @@ KEPT_AFTER_A_RUN = 2 * HISTORY_PAGE
 """Checkpoints the timeline keeps when a run's new ones come (the cursor goes to the head):
 the older ones load again as it scrolls. Each holds a whole state: a long session of runs
 kept them all (100 runs of a soak, 400 states)."""
-
-
-class OpenThread(Protocol):
-    """What the inspector reads of the conversation."""
-
-    @property
-    def thread_id(self) -> str | None: ...
-    @property
-    def thread_state(self) -> ThreadState | None: ...
-    @property
-    def run_in_progress(self) -> bool: ...
-    @property
-    def assistant(self) -> str: ...
 
 
 class InspectorHistory(TabbedContent):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -38,6 +38,7 @@ from ..screens.prompt import PromptScreen
 from ..text import one_line
 from ..widgets.safe_input import SafeInput
 from ..widgets.thread_list import ThreadList
+from .open_thread import OpenThread
 
 SORTS = [
     ("updated_at", "desc", "updated ↓"),
@@ -52,21 +53,8 @@ MAX_TEXT_HITS = 1000
 """Threads a search inside conversations lists at most (the best matches)."""
 STATUS_POLL_SECONDS = 5.0
 
-
 if TYPE_CHECKING:
     from ..app import ThreadbenchApp
-
-
-class OpenThread(Protocol):
-    """What the browser reads of the conversation: which thread is open, how many opens
-    there were (a poll that began before an open drops its stale row), and if a run streams."""
-
-    @property
-    def thread_id(self) -> str | None: ...
-    @property
-    def opens(self) -> int: ...
-    @property
-    def run_in_progress(self) -> bool: ...
 
 
 class ThreadSidebar(Vertical):
