@@ -21,12 +21,10 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, work
-from textual._time import get_time
 from textual.app import App, InvalidThemeError
 from textual.binding import Binding
 from textual.content import Content
 from textual.dom import DOMNode
-from textual.screen import ModalScreen
 from textual.theme import Theme
 from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
 
@@ -36,16 +34,17 @@ from ..logs import RedactSecrets, log, setup_logging
 from ..run_options import RunOptions
 from ..settings_file import remember_theme
 from ..styles import STYLES
-from . import key_characters  # noqa: F401  (names six keys for Textual: see the module)
+from . import (
+    key_characters,  # noqa: F401  (names six keys for Textual: see the module)
+    textual_compat,
+)
 from .collector import CHECK_SECONDS, Collector
-from .dialog_keys import DialogKeys
 from .editor import EditorError, edit_in_editor
 from .kept_screens import KeptScreens
-from .key_order import KeysInOrder
 from .shell import ShellScreen, load_main_screen, main_screen_loaded
 from .text import clean, one_line, relative_time
-from .textual_caches import lazy_strip_caches, styles_by_colour
-from .textual_timer import steady_frames
+from .textual_compat.app_hooks import CompatApp
+from .typed_keys import TypedKeys
 
 if TYPE_CHECKING:  # (imported where used: they load behind the first frame, see shell.py)
     from textual.command import Provider
@@ -78,7 +77,9 @@ def threadbench_commands() -> type[Provider]:
     return ThreadbenchCommands
 
 
-class ThreadbenchApp(App[None]):
+class ThreadbenchApp(CompatApp):
+    themes: dict[str, Theme]
+    """Every theme registered, by name (Textual's own copies its dict at each look)."""
     TITLE = "Threadbench"
     CSS_PATH = [STYLES / name for name in ("app.tcss", "objects.tcss", "human_input.tcss", "compare.tcss")]
     """The screens' own style sheets are their CSS_PATH too (objects: runs, assistants, store,
@@ -178,14 +179,7 @@ class ThreadbenchApp(App[None]):
         self._given_backend = backend
         self.backend: Backend | None = None
         self.run_options = run_options_from(settings.run_options)
-        self._dialog_since = 0.0
-        """Keys typed up to then (Textual's event clock) are not for the newest dialog."""
-        self._key_in_hand: events.Key | None = None
-        """The key whose priority binding is running (in on_event), if any."""
-        self.last_key = 0.0
-        """When the newest key came (time.monotonic)."""
-        self.keys_in_order = KeysInOrder(self)
-        self.dialog_keys = DialogKeys(self)
+        self.typed_keys = TypedKeys(self)
         self.graphs: list[str] = []
         """The graphs the server runs, as far as it lets us see (threadbench.run_target)."""
         self.graphs_complete = False
@@ -198,9 +192,7 @@ class ThreadbenchApp(App[None]):
         self.connection_profile: str | None = settings.profile
         self._switched = False
         self.collector = Collector()
-        lazy_strip_caches()
-        styles_by_colour()
-        steady_frames()
+        textual_compat.install()
         self.kept_screens = KeptScreens(self, {})
         """The kept dialogs (their modules load behind the first frame: see _main_screen_loaded)."""
         self.keymap: dict[str, str] = dict(settings.keymap)
@@ -211,11 +203,19 @@ class ThreadbenchApp(App[None]):
             secrets=[settings.effective_api_key() or "", settings.effective_password() or ""],
         )
 
+    def register_theme(self, theme: Theme) -> None:
+        super().register_theme(theme)  # (called by App.__init__, before ours)
+        self.themes = {**getattr(self, "themes", {}), theme.name: theme}
+
+    def unregister_theme(self, theme_name: str) -> None:
+        super().unregister_theme(theme_name)
+        self.themes = {name: theme for name, theme in self.themes.items() if name != theme_name}
+
     def get_theme(self, theme_name: str) -> Theme | None:
         """Textual's, without copying the dict of every theme twice per call: it is called
         for each line rendered, and the copies were a tenth of a streamed frame."""
         for name in theme_name.split(","):
-            theme = self._registered_themes.get(name.strip())
+            theme = self.themes.get(name.strip())
             if theme is not None:
                 return theme
         return None
@@ -272,7 +272,7 @@ class ThreadbenchApp(App[None]):
 
     def _load_when_keys_pause(self) -> None:
         """Load the main screen once no key came for KEYS_PAUSE."""
-        wait = self.last_key + KEYS_PAUSE - time.monotonic()
+        wait = self.typed_keys.last_key + KEYS_PAUSE - time.monotonic()
         if wait > 0:
             self.set_timer(wait, self._load_when_keys_pause)
         else:
@@ -378,24 +378,8 @@ class ThreadbenchApp(App[None]):
         if main is not None:  # (else the main screen finds the backend when it is mounted)
             main.backend_ready()
 
-    def _fatal_error(self) -> None:
-        """Textual's crash report, without the local variables of every frame (Textual shows
-        them, and they can hold the API key), and with the known keys redacted."""
-        import rich
-        from rich.segment import Segment, Segments
-        from rich.traceback import Traceback
-
-        self.bell()
-        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
-        secrets = [s for h in log.handlers for f in h.filters if isinstance(f, RedactSecrets) for s in f.secrets]
-        segments = []
-        for segment in self.console.render(traceback, self.console.options):
-            text = segment.text
-            for secret in secrets:
-                text = text.replace(secret, "[redacted]")
-            segments.append(Segment(text, segment.style, segment.control))
-        self._exit_renderables.append(Segments(segments))
-        self._close_messages_no_wait()
+    def crash_secrets(self) -> list[str]:
+        return [s for h in log.handlers for f in h.filters if isinstance(f, RedactSecrets) for s in f.secrets]
 
     def fail(self, text: str) -> None:
         """Exit with status 2 and one clear paragraph (shown after the screen is restored)."""
@@ -440,47 +424,27 @@ class ThreadbenchApp(App[None]):
             self.server.stop()
 
     def push_screen(self, screen, *args, **kwargs):
-        # A screen a key opens takes the keys typed after that key, held until it is up (they
-        # would reach it before its focus); a dialog to be read first (a question from the
-        # agent) takes none typed before it opened.
-        opener = None if getattr(screen, "READ_FIRST", False) else self._key_in_hand or self.keys_in_order.climbing
-        if isinstance(screen, ModalScreen):
-            self._dialog_since = opener.time if opener is not None else get_time()
-        if opener is not None:
-            self.dialog_keys.hold()
-        self.dialog_keys.dialog_opened(screen)
+        self.typed_keys.screen_pushed(screen)
         return super().push_screen(screen, *args, **kwargs)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseEvent)):
             self.collector.input_seen()
         if isinstance(event, events.Key):
-            self.last_key = time.monotonic()
-        if not isinstance(event, events.Key) or event.is_forwarded:  # (a key climbing back up is forwarded)
+            await self.typed_keys.route(event, super().on_event)
+        else:
             await super().on_event(event)
-            return
-        if self.dialog_keys.catch(event) or self.keys_in_order.hold(event):
-            return
-        if event.time <= self._dialog_since and isinstance(self.screen, ModalScreen):
-            return  # typed before the dialog opened (the key that opened it, say): not an answer
-        start = self.focused or self.screen
-        self._key_in_hand = event
-        try:
-            await super().on_event(event)
-        finally:
-            self._key_in_hand = None
-        self.keys_in_order.handed_on(start, event)
 
-    def _handle_exception(self, error: Exception) -> None:
-        # A worker whose widget is being taken down (the app quitting, a screen closed) may
-        # still get its answer, and fail on the removed widgets it was for: that is no error.
-        # Textual stops such workers only after the widgets are gone.
+    def quiet_failure(self, error: Exception) -> bool:
+        """A worker whose widget is being taken down (the app quitting, a screen closed) may
+        still get its answer, and fail on the removed widgets it was for: that is no error.
+        Textual stops such workers only after the widgets are gone."""
         if isinstance(error, WorkerFailed):
             with contextlib.suppress(NoActiveWorker):
                 if not get_current_worker().node.is_running:
                     log.debug("a worker of a closing widget failed: %r", error.error)
-                    return
-        super()._handle_exception(error)
+                    return True
+        return False
 
     async def on_unmount(self) -> None:
         self.collector.stop()

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from textual.screen import Screen
 
+from .textual_compat import screens as unseen
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -50,17 +52,15 @@ class KeptScreens:
     def build_ahead(self, backend: Backend) -> bool:
         """One step of building the screens unseen, done by Textual when a screen is first
         pushed: compose, mount and style one, or lay one out (Textual lays a screen out only
-        when it is pushed at a size it was not laid out at). False when all are done."""
+        when it is pushed at a size it was not laid out at). False when all are done, or
+        when Textual cannot be asked to (textual_compat not active: built when first opened)."""
         size = self._app.size
         for name in self._builds:
             screen = self._screens.get(name) if backend is self._backend else None
             if screen is None or not screen.is_running:
-                screen = self._get(name, backend)
-                self._app._register(self._app, screen)  # what push_screen does first (Textual 8.2.8)
-                return True
+                return unseen.build(self._app, self._get(name, backend))
             if screen.is_mounted and not self._laid_out(screen):
-                screen._refresh_layout(size)  # what its first ScreenResume does
-                return True
+                return unseen.lay_out(screen, size)
         return False
 
     def ready(self) -> dict[str, Screen]:
@@ -79,7 +79,7 @@ class KeptScreens:
         """Let every kept screen go (not one on the screen stack: it goes when it is closed)."""
         screens, self._screens, self._backend = self._screens, {}, None
         for screen in screens.values():
-            if any(screen in stack for stack in self._app._screen_stacks.values()):
+            if screen in self._app.screen_stack:
                 continue  # (not from the UI: a kept screen is opened from the main screen, and closed first)
             self._app.uninstall_screen(screen)
             if screen.is_running:

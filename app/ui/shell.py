@@ -21,7 +21,6 @@ import sys
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Protocol, cast
 
 from textual import events
 from textual.app import ComposeResult
@@ -30,8 +29,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .dialog_keys import DialogKeys
-from .key_order import KeysInOrder
+from .typed_keys import typed_keys
 from .widgets.key_footer import KeyFooter
 
 MAIN_SCREEN_MODULES = ("threadbench.ui.main_screen", "threadbench.ui.commands")
@@ -62,15 +60,6 @@ def load_main_screen() -> None:
     for name in MAIN_SCREEN_MODULES:
         importlib.import_module(name)
     _loaded = True
-
-
-class HoldsKeys(Protocol):
-    """The app (app.py): when the newest key came, the keys held for a dialog, the keys on
-    their way to the focused widget."""
-
-    last_key: float
-    dialog_keys: DialogKeys
-    keys_in_order: KeysInOrder
 
 
 class ShellScreen(Screen):
@@ -113,14 +102,14 @@ class ShellScreen(Screen):
         no key for HAND_OVER_QUIET. Keys typed from then on wait for the palette opened again."""
         if self.app.screen is not palette:
             return  # closed meanwhile: this screen resumes (_replace)
-        app = cast(HoldsKeys, self.app)
-        wait = app.last_key + HAND_OVER_QUIET - time.monotonic()
+        keys = typed_keys(self)
+        wait = keys.last_key + HAND_OVER_QUIET - time.monotonic()
         if wait > 0:
             self.set_timer(wait, lambda: self._take_palette(palette))
             return
         # (if the palette is not open again in time, another screen came first: the keys
         # go on to whatever is shown rather than wait)
-        app.dialog_keys.hold(HAND_OVER_LIMIT)
+        keys.hold(HAND_OVER_LIMIT)
         self._palette_query = palette.query_one(CommandInput).value
         palette.dismiss()  # (this screen resumes: _replace)
 
@@ -135,20 +124,20 @@ class ShellScreen(Screen):
         main = make()
         await self.app.switch_screen(main)
         app, held, self.held = self.app, self.held, []
-        cast(HoldsKeys, app).dialog_keys.let_through(held)
+        typed_keys(main).let_through(held)
         query = self._palette_query
 
         def hand_on() -> None:
             for key in held:
                 app.post_message(key)
             if query is not None:  # after the keys held, each gone all the way
-                app.call_later(cast(HoldsKeys, app).keys_in_order.when_idle, partial(self._reopen_palette, query))
+                app.call_later(typed_keys(main).when_idle, partial(self._reopen_palette, query))
 
         main.call_later(hand_on)  # after the main screen's resume, which gives the focus
 
     async def _reopen_palette(self, query: str) -> None:
-        """(The keys held since the hand-over go to it once it is up: dialog_keys.py.)"""
-        if not cast(HoldsKeys, self.app).dialog_keys.holding:
+        """(The keys held since the hand-over go to it once it is up: typed_keys.py.)"""
+        if not typed_keys(self).holding:
             return  # too late: the keys went on
         palette = CommandPalette(id=PALETTE_ID)
         await self.app.push_screen(palette)

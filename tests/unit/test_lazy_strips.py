@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
+from support.compat import needs_compat
 from textual.color import Color
 from textual.filter import Monochrome
 from textual.strip import Strip
-from threadbench.ui.textual_caches import EAGER_INIT, lazy_strip_caches
+from threadbench.ui.textual_compat.lean_strips import EAGER_INIT, lazy_strip_caches
+
+pytestmark = needs_compat
 
 SEGMENTS = [
     Segment("plain ", Style()),

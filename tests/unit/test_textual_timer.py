@@ -1,5 +1,5 @@
 """After a pause, a Textual interval timer's next tick is the next point of its grid, not one
-past it (threadbench.ui.textual_timer): a screen's frame after an idle one is not held back a
+past it (threadbench.ui.textual_compat.frame_timer): a screen's frame after an idle one is not held back a
 whole extra frame. Driven on a made-up clock: no real time is measured."""
 
 from __future__ import annotations
@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 
 import textual.timer
+from support.compat import needs_compat
 from textual import _time
 from textual.timer import EventTargetGone
-from threadbench.ui import textual_timer
-from threadbench.ui.textual_timer import steady_frames
+from threadbench.ui.textual_compat import frame_timer
+from threadbench.ui.textual_compat.frame_timer import steady_frames
+
+pytestmark = needs_compat
 
 
 class Clock:
@@ -67,10 +70,10 @@ async def resumed_after_idle(run, monkeypatch) -> list[float]:
 
 async def test_the_frame_after_an_idle_one_comes_at_the_next_grid_point(monkeypatch) -> None:
     steady_frames()
-    assert await resumed_after_idle(textual_timer._run, monkeypatch) == [1.0, 5.3, 6.0]
+    assert await resumed_after_idle(frame_timer.steady_run, monkeypatch) == [1.0, 5.3, 6.0]
 
 
 async def test_textual_alone_held_it_back_one_frame_more(monkeypatch) -> None:
     """What steady_frames mends; if this fails, Textual's loop changed: check the patch."""
-    ticks = await resumed_after_idle(textual_timer.TEXTUAL_RUN, monkeypatch)
+    ticks = await resumed_after_idle(frame_timer.TEXTUAL_RUN, monkeypatch)
     assert ticks == [1.0, 5.3, 7.0]

@@ -44,7 +44,6 @@ from ...run_target import server_graphs, thread_graph
 from ...thread_ops import GONE, is_gone, state_detail
 from ...uploads import Attachment
 from ...usage import total_usage, usage_text
-from ..dialog_keys import dialog_worker
 from ..report import gone, report
 from ..screens.attach import AttachScreen
 from ..screens.cancel_run import CancelRunScreen
@@ -56,6 +55,7 @@ from ..screens.pick_graph import PickGraphScreen
 from ..screens.run_options import RunOptionsScreen
 from ..screens.uploads import UploadsScreen
 from ..text import clean, one_line, plain
+from ..typed_keys import dialog_worker
 from ..widgets.chat_find import ChatFind
 from ..widgets.chat_log import ChatLog
 from ..widgets.composer import Composer

@@ -20,10 +20,10 @@ from ...backends.base import BackendError
 from ...models import ChatMessage, GraphInfo, ThreadState
 from ...thread_ops import sentence
 from ...timeline import fork_point_for_message
-from ..dialog_keys import dialog_worker
 from ..report import report
 from ..screens.edit_state import EditStateScreen
 from ..screens.prompt import PromptScreen
+from ..typed_keys import dialog_worker
 from ..widgets.state_tree import StateTree
 from ..widgets.timeline import Timeline
 from .open_thread import OpenThread

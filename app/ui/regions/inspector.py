@@ -250,8 +250,7 @@ class Inspector(InspectorHistory):
         else:
             self.state_tree.hold(state)
 
-    def _watch_active(self, active: str) -> None:
-        super()._watch_active(active)
+    def watch_active(self, active: str) -> None:
         if active == "tab-state":
             self.state_tree.catch_up()
 

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from textual.widget import Widget
 
 from ...object_input import rerun_request
-from ..dialog_keys import dialog_worker
 from ..screens.assistants import AssistantsScreen
 from ..screens.crons import CronsScreen
 from ..screens.runs import RunsChoice, RunsScreen
 from ..screens.store import StoreScreen
+from ..typed_keys import dialog_worker
 
 if TYPE_CHECKING:
     from ...models import ThreadSummary

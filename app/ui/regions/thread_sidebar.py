@@ -29,13 +29,13 @@ from ...search_index import ConversationSearch
 from ...thread_filter import ThreadFilter, parse_filter
 from ...thread_import import ImportProblem, move_thread, supersteps_for
 from ...thread_ops import fetch_thread, sentence, write_title
-from ..dialog_keys import dialog_worker
 from ..report import gone, report
 from ..screens.choose import ChooseScreen
 from ..screens.confirm import ConfirmScreen
 from ..screens.new_thread import NewThreadRequest, NewThreadScreen
 from ..screens.prompt import PromptScreen
 from ..text import one_line
+from ..typed_keys import dialog_worker
 from ..widgets.safe_input import SafeInput
 from ..widgets.thread_list import ThreadList
 from .open_thread import OpenThread

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.suggester import Suggester
+from textual.suggester import Suggester, SuggestionReady
 from textual.widgets import Input, Static
 
 from ...artifacts import size_text
@@ -37,9 +37,19 @@ class PathInput(SafeInput):
 
     BINDINGS = [Binding("tab", "complete", "Complete the path", show=False, id="attach.complete")]
 
+    suggested = ""
+    """The completion shown for the value as it is ("" for none)."""
+
+    def on_suggestion_ready(self, event: SuggestionReady) -> None:
+        if event.value == self.value:
+            self.suggested = event.suggestion
+
+    def on_input_changed(self) -> None:
+        self.suggested = ""
+
     def action_complete(self) -> None:
-        if self._suggestion and self._suggestion != self.value:
-            self.value = self._suggestion
+        if self.suggested and self.suggested != self.value:
+            self.value = self.suggested
             self.cursor_position = len(self.value)
         else:
             self.screen.focus_next()

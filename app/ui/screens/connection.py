@@ -25,8 +25,8 @@ from ...backends.headers import api_key_problem
 from ...config import API_KEY_ENV_VARS, PASSWORD_ENV
 from ...server_kinds import AUTO_LABEL, REGISTRY
 from ...settings_file import Profile
-from ..key_order import after_typed_keys
 from ..text import clean
+from ..typed_keys import after_typed_keys
 
 EMBEDDED = "__embedded__"
 CUSTOM = "__custom__"

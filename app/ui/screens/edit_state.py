@@ -26,8 +26,8 @@ from textual.widgets import Button, Label, Select, Static, TextArea
 
 from ...json_text import JsonProblem, editable_json, parse_json, parse_json_object
 from ...models import ThreadState
-from ..key_order import after_typed_keys
 from ..text import clean
+from ..typed_keys import after_typed_keys
 from .submitting import refusal_of
 
 Submit = Callable[[dict[str, Any], str | None], Awaitable[str | None]]

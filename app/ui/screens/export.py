@@ -17,8 +17,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
-from ..key_order import after_typed_keys
 from ..text import one_line
+from ..typed_keys import after_typed_keys
 
 EXTENSIONS = {"markdown": "md", "json": "json"}
 

@@ -31,9 +31,8 @@ from ...models import RunEvent, RunRequest
 from ...run_options import OptionField, RunOptions, fields_from_schema
 from ...streaming import pump
 from ...styles import STYLES
-from ..dialog_keys import dialog_worker
-from ..key_order import after_typed_keys
 from ..text import clean, one_line
+from ..typed_keys import after_typed_keys, dialog_worker
 from ..widgets.fanout_column import FanOutColumn
 from ..widgets.key_footer import KeyFooter
 from .compare import CompareScreen

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from textual import on
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.dom import DOMNode
@@ -135,6 +135,16 @@ def _bindings(items: list[BindingType]) -> list[Binding]:
     return found
 
 
+def merged_bindings(owner: type[DOMNode]) -> dict[str, list[Binding]]:
+    """Each key's bindings for `owner`, as Textual merges its classes' BINDINGS: a class's own
+    take the place of its bases' for the same key."""
+    merged: dict[str, list[Binding]] = {}
+    for base in reversed(owner.__mro__):
+        if "BINDINGS" in base.__dict__:
+            merged.update(BindingsMap(base.__dict__["BINDINGS"]).key_to_bindings)
+    return merged
+
+
 def _action_name(action: str) -> str:
     return action.split("(", 1)[0]
 
@@ -145,10 +155,8 @@ def group_rows(title: str, owner: type[DOMNode], inherit: bool, keymap: dict[str
     bindings = _bindings(list(owner.__dict__.get("BINDINGS", [])))
     if inherit:
         own_keys = {k.strip() for b in bindings for k in b.key.split(",")}
-        merged = owner._merged_bindings
-        assert merged is not None
         bindings += [
-            b for key, found in merged.key_to_bindings.items() if key not in own_keys for b in found if b.description
+            b for key, found in merged_bindings(owner).items() if key not in own_keys for b in found if b.description
         ]
     rows: list[HelpRow] = []
     by_action: dict[str, HelpRow] = {}

@@ -55,8 +55,8 @@ from ...human_input import (
 )
 from ...json_text import editable_json
 from ...styles import STYLES
-from ..key_order import after_typed_keys
 from ..text import clean, one_line, plain, pretty_json
+from ..typed_keys import after_typed_keys
 from ..widgets.answer_box import AnswerBox
 from ..widgets.decision_picker import DECISION_KEYS, DecisionPicker
 from .answer_draft import draft_of, restore_draft

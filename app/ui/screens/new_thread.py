@@ -27,8 +27,8 @@ from ...json_text import parse_json_object
 from ...models import Assistant
 from ...run_options import assistant_value
 from ...thread_import import ImportProblem, ImportSource, parse_import
-from ..key_order import after_typed_keys
 from ..text import clean
+from ..typed_keys import after_typed_keys
 from ..widgets.graph_choice import GraphChoice
 from ..widgets.safe_input import SafeInput
 from .submitting import refusal_of

@@ -16,8 +16,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from ..key_order import after_typed_keys
 from ..text import plain
+from ..typed_keys import after_typed_keys
 
 
 @dataclass

@@ -25,8 +25,8 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from ...models import Assistant, ServerModel
 from ...run_options import MODE_LABELS, MODES, OptionField, RunOptions, mode_of
-from ..key_order import after_typed_keys
 from ..text import clean
+from ..typed_keys import after_typed_keys
 from ..widgets.graph_choice import GraphChoice
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")

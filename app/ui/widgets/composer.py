@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TextArea
 
-from ..key_order import after_typed_keys
+from ..typed_keys import after_typed_keys
 
 NEWLINE_KEYS = ("ctrl+j", "shift+enter", "alt+enter")
 
@@ -57,10 +57,8 @@ class Composer(TextArea):
     def action_newline(self) -> None:
         self.insert("\n")
 
-    async def _on_key(self, event: events.Key) -> None:
-        if event.key in NEWLINE_KEYS:
+    def on_key(self, event: events.Key) -> None:
+        if event.key in NEWLINE_KEYS:  # (prevent_default: TextArea's own handler is not run)
             event.stop()
             event.prevent_default()
             self.action_newline()
-            return
-        await super()._on_key(event)

@@ -12,13 +12,14 @@ class KeyFooter(Footer):
     it shows change. That cost 25-30 ms a time, in the first paint of the main screen
     and in the opening of the command palette among others."""
 
-    _shown: tuple = ()
+    _shown: tuple | None = None
+    """What the keys were last built from (None: not built yet)."""
 
     def bindings_changed(self, screen: Screen) -> None:
         rebuilds = screen.app.app_focus and self.is_attached and screen is self.screen
         if rebuilds:
             shown = self._keys_shown(screen)
-            if self._bindings_ready and shown == self._shown:
+            if shown == self._shown:
                 return
             self._shown = shown
         super().bindings_changed(screen)

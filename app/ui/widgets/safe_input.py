@@ -9,23 +9,29 @@ the value itself exactly as it is: nothing typed or given is changed.
 
 from __future__ import annotations
 
-from rich.cells import cell_len
+from typing import Any
+
+from rich.highlighter import Highlighter
 from rich.text import Text
-from textual.expand_tabs import expand_tabs_inline
-from textual.widgets import Input
 
 from ..text import clean
+from ..textual_compat.input_cursor import CleanCursorInput
 
 
-class SafeInput(Input):
-    @property
-    def _value(self) -> Text:
-        if self.password:
-            return super()._value
-        text = Text(clean(self.value), no_wrap=True, overflow="ignore", end="")
-        if self.highlighter is not None:
-            text = self.highlighter(text)
-        return text
+class CleanText(Highlighter):
+    """Shows control characters as their stand-ins, then highlights with `inner`, if any."""
 
-    def _position_to_cell(self, position: int) -> int:
-        return cell_len(expand_tabs_inline(clean(self.value[:position]), 4))
+    def __init__(self, inner: Highlighter | None = None) -> None:
+        self.inner = inner
+
+    def highlight(self, text: Text) -> None:
+        text.plain = clean(text.plain)  # (one for one: the styles stay on their characters)
+        if self.inner is not None:
+            self.inner.highlight(text)
+
+
+class SafeInput(CleanCursorInput):
+    def __init__(
+        self, value: str | None = None, placeholder: str = "", highlighter: Highlighter | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(value, placeholder, CleanText(highlighter), **kwargs)

@@ -252,7 +252,7 @@ class StateTree(Tree[NodeData]):
 
     def move_cursor(self, node: TreeNode[NodeData] | None, animate: bool = False) -> None:
         if node is not None:
-            self._tree_lines  # noqa: B018 - line numbers are computed lazily: bring them up to date
+            self.last_line  # noqa: B018 - line numbers are computed lazily: bring them up to date
         super().move_cursor(node, animate)
 
     # -- showing a state ---------------------------------------------------------------------

@@ -1,7 +1,8 @@
-"""Keys in order. Every priority key that sends what was typed (enter in the composer, ctrl+s in a dialog) runs
-its action after the letters typed before it (`after_typed_keys`): a priority action runs as
-soon as the app reads its key, so without it the last letters of a fast typist are lost
-(tests/ui/test_typing.py shows the loss on the composer)."""
+"""The input service's contract (threadbench.ui.typed_keys). Keys in order: every priority key
+that sends what was typed (enter in the composer, ctrl+s in a dialog) runs its action after the
+letters typed before it (`after_typed_keys`): a priority action runs as soon as the app reads its
+key, so without it the last letters of a fast typist are lost (tests/ui/test_typing.py shows the
+loss on the composer). Keys typed behind a tab go to the field it moved to."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.widgets import Input
-from threadbench.ui.key_order import HOLD_LIMIT, KeysInOrder
+from threadbench.ui.typed_keys import ORDER_LIMIT, TypedKeys
 
 SENDING_KEYS = {"enter", "ctrl+s"}
 
@@ -56,7 +57,7 @@ class Gated(App):
 
     def __init__(self) -> None:
         super().__init__()
-        self.keys_in_order = KeysInOrder(self)
+        self.typed_keys = TypedKeys(self)
 
     def compose(self) -> ComposeResult:
         yield Stuck(id="stuck")
@@ -64,12 +65,10 @@ class Gated(App):
         yield Input(id="two")
 
     async def on_event(self, event: events.Event) -> None:
-        if not isinstance(event, events.Key) or event.is_forwarded:
+        if isinstance(event, events.Key):
+            await self.typed_keys.route(event, super().on_event)
+        else:
             await super().on_event(event)
-        elif not self.keys_in_order.hold(event):
-            start = self.focused or self.screen
-            await super().on_event(event)
-            self.keys_in_order.handed_on(start, event)
 
 
 class Stuck(Input):
@@ -101,4 +100,4 @@ async def test_keys_held_behind_a_key_stuck_on_its_way_go_on_after_the_limit():
         typed = app.query_one("#one", Input)
         # (asyncio.sleep, not Pilot.pause: that waits for the stuck queue too)
         await until(lambda: typed.value == "abc", lambda: asyncio.sleep(0.02), 2, "abc, in order, let go in time")
-        assert HOLD_LIMIT < 2
+        assert ORDER_LIMIT < 2

@@ -1,0 +1,50 @@
+"""Two of App's private methods, the only way to change what an unhandled error does.
+
+`_fatal_error` writes Textual's crash report, with the local variables of every frame: they can
+hold the API key or the password. Here it is written without them, the known secrets redacted.
+`_handle_exception` quits the app on any error a worker did not handle: a worker whose widget is
+being taken down (the app quitting, a screen closed) may still get its answer, and fail on the
+removed widgets it was for; `quiet_failure` says so, and it is no error.
+"""
+
+from __future__ import annotations
+
+import rich
+from rich.console import Console
+from rich.segment import Segment, Segments
+from rich.traceback import Traceback
+from textual.app import App
+
+from . import active
+
+
+def redacted_report(console: Console, secrets: list[str]) -> Segments:
+    """The traceback being handled, without local variables, each secret replaced."""
+    segments = []
+    for segment in console.render(Traceback(show_locals=False, width=None, suppress=[rich]), console.options):
+        text = segment.text
+        for secret in secrets:
+            text = text.replace(secret, "[redacted]")
+        segments.append(Segment(text, segment.style, segment.control))
+    return Segments(segments)
+
+
+class CompatApp(App[None]):
+    def crash_secrets(self) -> list[str]:
+        """What a crash report must not show."""
+        return []
+
+    def quiet_failure(self, error: Exception) -> bool:
+        """True if `error` is no reason to quit."""
+        return False
+
+    def _fatal_error(self) -> None:  # compat: Textual 8.2.8's crash report
+        if not active():
+            return super()._fatal_error()  # compat
+        self.bell()
+        self._exit_renderables.append(redacted_report(self.console, self.crash_secrets()))  # compat
+        self._close_messages_no_wait()  # compat: what Textual's own does next
+
+    def _handle_exception(self, error: Exception) -> None:  # compat: Textual 8.2.8's error path
+        if not (active() and self.quiet_failure(error)):
+            super()._handle_exception(error)  # compat
