@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
+from support.compat import needs_compat
 from support.driving import TERMINAL, make_app, screen_text, wait_for, wait_ready
 from threadbench.ui.screens.assistants import AssistantsScreen
 from threadbench.ui.screens.confirm import ConfirmScreen
@@ -102,6 +103,7 @@ async def test_a_question_of_the_store_closing_fetches_nothing_again(server_url)
         await wait_for(pilot, lambda: len(fetched) == 1, what="fetched again when opened again")
 
 
+@needs_compat  # (built unseen: textual_compat.screens)
 async def test_both_are_built_while_the_user_is_idle_and_shown_as_built(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:

@@ -5,9 +5,18 @@ hold the API key or the password. Here it is written without them, the known sec
 `_handle_exception` quits the app on any error a worker did not handle: a worker whose widget is
 being taken down (the app quitting, a screen closed) may still get its answer, and fail on the
 removed widgets it was for; `quiet_failure` says so, and it is no error.
+
+When they are not active, the crash report still never shows a secret: the app's public
+`error_console` writes through `CrashSummary`, which keeps only the report's last lines (what
+failed), the secrets redacted, and drops the frames and their variables.
 """
 
 from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable
+from typing import Any
 
 import rich
 from rich.console import Console
@@ -29,7 +38,32 @@ def redacted_report(console: Console, secrets: list[str]) -> Segments:
     return Segments(segments)
 
 
+class CrashSummary(io.StringIO):
+    """A file for Textual's error console: each report printed is cut to its last lines."""
+
+    def __init__(self, secrets: Callable[[], list[str]]) -> None:
+        super().__init__()
+        self.secrets = secrets
+
+    def flush(self) -> None:
+        text = self.getvalue()
+        self.seek(0)
+        self.truncate()
+        if "Traceback" in text:  # (the frames end with the last box's bottom line)
+            text = text.rsplit("╰", 1)[-1].split("\n", 1)[-1]
+            text += "(the frames are left out: their variables could show a secret)\n"
+        for secret in self.secrets():
+            text = text.replace(secret, "[redacted]")
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+
 class CompatApp(App[None]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not active():
+            self.error_console = Console(markup=False, highlight=False, file=CrashSummary(self.crash_secrets))
+
     def crash_secrets(self) -> list[str]:
         """What a crash report must not show."""
         return []
