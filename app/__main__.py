@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app.run()
     finally:
-        app.stop_embedded_server()
+        app.embedded.stop()
     return app.return_code or 0
 
 

@@ -120,7 +120,7 @@ def ms(seconds: float) -> float:
 def make_app(url: str, probe: bool = False):
     """The real app on `url`, built as the tests build it (tests/support/driving.py) but with
     the real clocks and each run on its thread's graph; with `probe`, its backend is wrapped
-    in a Probe (then `app.backend` is the probe)."""
+    in a Probe (then `app.session.backend` is the probe)."""
     from tests.support.driving import make_app as make_test_app
 
     return make_test_app(url, assistant="", fixed_time=False, **({"wrap_backend": Probe} if probe else {}))

@@ -88,7 +88,9 @@ async def app_typing(url: str) -> tuple[list[float], list[float]]:
 
     app = make_app(url)
     async with running(app, TERMINAL):
-        await wait_until(lambda: app.backend is not None and app.screen.thread_list is not None, what="main screen")
+        await wait_until(
+            lambda: app.session.backend is not None and app.screen.thread_list is not None, what="main screen"
+        )
         screen, composer = app.screen, app.screen.query_one("#composer")
         # the start settles first: on a server with threads the newest opens and the list takes
         # the focus (keys typed before then would go to the list); then the user tabs back

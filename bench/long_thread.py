@@ -116,7 +116,7 @@ async def main(args) -> list:
     async with running(app):
         screen = app.screen
         await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
-        probe = app.backend
+        probe = app.session.backend
         await settle(app, 0.5)
         chat = screen.chat
         for _ in range(3 if args.quick else 5):

@@ -172,7 +172,9 @@ async def main(args) -> list:
     paging, searching = StallMeter(), StallMeter()
     app = make_app(args.url)
     async with running(app):
-        await wait_until(lambda: app.backend is not None and app.screen.thread_list is not None, what="main screen")
+        await wait_until(
+            lambda: app.session.backend is not None and app.screen.thread_list is not None, what="main screen"
+        )
         await settle(app, 0.5)
         ready = app.kept_screens.ready
         await wait_until(lambda: len(ready()) == 2, timeout=10 * CHECK_SECONDS, what="the dialogs built ahead")

@@ -120,7 +120,7 @@ async def main(args) -> list:
         await wait_until(lambda: [t.thread_id for t in threads.threads] == [ids[first]], timeout=900, what="built")
         builds.append(ms(await painted(app) - start))
         rss_after = rss_mb()
-        index_file = index_path(data_dir, app.connection_url or "")
+        index_file = index_path(data_dir, app.session.connection_url or "")
         index_mb = index_file.stat().st_size / 1e6 if index_file.exists() else float("nan")
         await settle(app, 0.3)
 

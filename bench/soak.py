@@ -85,7 +85,7 @@ async def main(args) -> list:
     app = make_app(args.url)
     lateness: list[list[float]] = []
     async with running(app):
-        await wait_until(lambda: app.backend is not None, what="backend")
+        await wait_until(lambda: app.session.backend is not None, what="backend")
         await settle(app, 0.5)
         thread = await client.threads.create(graph_id="agent", metadata={"bench": "soak"})
         thread_id = thread["thread_id"]

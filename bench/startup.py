@@ -159,12 +159,12 @@ async def in_process_once() -> dict:
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_until(lambda: isinstance(app.screen, MainScreen) and app.screen.is_mounted, what="main screen")
         first = await painted(app)
-        booting = app.backend is None
+        booting = app.session.backend is None
         press(app, "ctrl+p")
         await wait_until(lambda: type(app.screen).__name__ == "CommandPalette", what="palette")
         interactive = await painted(app)
         await pilot.press("escape")
-        await wait_until(lambda: app.backend is not None, timeout=60, what="server")
+        await wait_until(lambda: app.session.backend is not None, timeout=60, what="server")
         ready = now()
         await wait_until(
             lambda: app.screen.thread_list.option_count > 0 or not app.screen.workers, timeout=30, what="thread list"

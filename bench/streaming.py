@@ -161,9 +161,9 @@ async def main(args) -> list:
 
     app = make_app(args.url, probe=True)
     async with running(app):
-        await wait_until(lambda: app.backend is not None, what="backend")
+        await wait_until(lambda: app.session.backend is not None, what="backend")
         await settle(app, 0.5)
-        probe = app.backend
+        probe = app.session.backend
         for _ in range(reps):
             thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
             sdk_runs.append(await sdk_run(client, thread["thread_id"]))

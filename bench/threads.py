@@ -123,7 +123,7 @@ async def first_page_once(url: str) -> float:
     async def watch_ready() -> None:
         while True:
             stack = app._screen_stack
-            if stack and isinstance(stack[-1], MainScreen) and stack[-1].is_mounted and app.backend is not None:
+            if stack and isinstance(stack[-1], MainScreen) and stack[-1].is_mounted and app.session.backend is not None:
                 ready_at.append(now())
                 return
             await asyncio.sleep(POLL / 2)
@@ -151,7 +151,7 @@ async def main(args) -> list:
         screen = app.screen
         threads = screen.thread_list
         await wait_until(lambda: threads.option_count > 0, what="first page")
-        probe = app.backend
+        probe = app.session.backend
         await settle(app, 0.5)
 
         # -- search as you type ------------------------------------------------------------------

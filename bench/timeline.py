@@ -107,7 +107,7 @@ async def main(args) -> list:
     async with running(app):
         screen = app.screen
         await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
-        probe = app.backend
+        probe = app.session.backend
         await settle(app, 0.5)
         inspector = screen.inspector
         inspector.active = "tab-timeline"

@@ -111,7 +111,9 @@ async def drive(url: str, ids: dict[str, str], out: Path, only: set[str], png: b
         from threadbench.ui.main_screen import MainScreen
         from threadbench.ui.widgets.thread_list import ThreadList
 
-        await wait_for(pilot, lambda: app.backend is not None and isinstance(app.screen, MainScreen), what="the app")
+        await wait_for(
+            pilot, lambda: app.session.backend is not None and isinstance(app.screen, MainScreen), what="the app"
+        )
         main = app.screen
         threads = main.query_one("#thread-list", ThreadList)
         await wait_for(pilot, lambda: len(threads.threads) >= len(CONVERSATIONS), what="the threads")

@@ -199,7 +199,7 @@ class ThreadbenchCommands(Provider):
 
     async def _server_threads(self, query: str, known: set[str]):
         """Threads whose id is `query` (or starts with it) that the list has not loaded."""
-        backend = self.workbench.backend
+        backend = self.workbench.session.backend
         if backend is None or not ID_LIKE.fullmatch(query):
             return
         try:

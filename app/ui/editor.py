@@ -62,3 +62,31 @@ def _run(command: list[str], path: Path, **kwargs) -> int:
         return subprocess.run([*command, str(path)], check=False, **kwargs).returncode
     except FileNotFoundError:
         raise EditorError(f"No editor {command[0]!r}: set $VISUAL or $EDITOR (for example EDITOR=nano).") from None
+
+
+def edit_focused(app: App) -> None:
+    """Edit the focused text box (the composer, the state editor, an answer) in $EDITOR."""
+    from textual.widgets import Input, TextArea
+
+    widget = app.focused
+    if isinstance(widget, TextArea):
+        text, suffix = widget.text, ".json" if widget.language == "json" else ".md"
+    elif isinstance(widget, Input) and not widget.password:
+        text, suffix = widget.value, ".txt"
+    else:
+        app.notify("Focus a text box first: the composer (i), the state editor, an answer.", timeout=3)
+        return
+    try:
+        edited = edit_in_editor(app, text, suffix)
+    except EditorError as error:
+        app.notify(str(error), severity="warning", timeout=5, markup=False)
+        return
+    if edited is None or (isinstance(widget, TextArea) and widget.read_only):
+        return
+    edited = edited.removesuffix("\n")
+    if isinstance(widget, TextArea):
+        widget.load_text(edited)
+        widget.move_cursor(widget.document.end)
+    else:
+        widget.value = " ".join(edited.splitlines())
+    widget.focus()

@@ -77,15 +77,15 @@ class MainScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#compare-pick").display = False
         self.conversation.show_run_options()
-        if self.app.backend is None:
-            self.sidebar.show_note(self.app.starting_text)
-            self.run_status.show("starting", self.app.starting_text)
+        if self.app.session.backend is None:
+            self.sidebar.show_note(self.app.embedded.starting_text)
+            self.run_status.show("starting", self.app.embedded.starting_text)
         else:
             self.backend_ready()
 
     def backend_ready(self) -> None:
         self.run_status.show("idle", "")
-        self.inspector.offer_stream_modes(self.app.live_backend.capabilities.stream_modes)
+        self.inspector.offer_stream_modes(self.app.session.live_backend.capabilities.stream_modes)
         self.conversation.learn_graphs()
         self.connection.start()
         self.sidebar.start()
@@ -257,7 +257,7 @@ class MainScreen(Screen):
         self.thread_list.focus()
 
     def action_cycle_sort(self) -> None:
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is not None and not backend.capabilities.sort:
             self.notify(
                 f"{backend.capabilities.name} cannot sort threads: they are listed in its own order.",
@@ -274,7 +274,7 @@ class MainScreen(Screen):
             self.conversation.open_thread(self.thread_id)
 
     def action_new_thread(self) -> None:
-        if self.app.backend is not None:
+        if self.app.session.backend is not None:
             self.sidebar.new_thread()
 
     def action_copy_thread(self) -> None:
@@ -284,25 +284,25 @@ class MainScreen(Screen):
         self.sidebar.send_selected()
 
     def action_rename_thread(self) -> None:
-        if self.app.backend is not None and (thread := self.sidebar.selected()) is not None:
+        if self.app.session.backend is not None and (thread := self.sidebar.selected()) is not None:
             self.sidebar.rename_thread(thread)
 
     def action_delete_thread(self) -> None:
-        if self.app.backend is not None and (thread := self.sidebar.selected()) is not None:
+        if self.app.session.backend is not None and (thread := self.sidebar.selected()) is not None:
             self.sidebar.delete_thread(thread)
 
     def action_cancel_run(self) -> None:
         self.conversation.cancel()
 
     def action_run_options(self) -> None:
-        if self.app.backend is not None:
+        if self.app.session.backend is not None:
             self.conversation.edit_run_options()
 
     def action_answer(self) -> None:
         self.conversation.answer()
 
     def action_inbox(self) -> None:
-        if self.app.backend is not None:
+        if self.app.session.backend is not None:
             self.conversation.open_inbox()
 
     def action_runs(self) -> None:
@@ -411,14 +411,14 @@ class MainScreen(Screen):
         if (left.thread_id, left.checkpoint_id) == (current.thread_id, current.checkpoint_id):
             self.notify("Compare: the left side is dropped.", timeout=2)
             return
-        capabilities = self.app.live_backend.capabilities
+        capabilities = self.app.session.live_backend.capabilities
         note = ""
         if not capabilities.past_messages and not (left.head and current.head):
             note = f"{capabilities.name} keeps the messages of the newest checkpoint only: a past side shows none."
         self.app.push_screen(CompareScreen(left, current, note), callback=self._open_side)
 
     def action_fan_out(self) -> None:
-        backend = self.app.backend
+        backend = self.app.session.backend
         current = self._current_side()
         if backend is None or current is None:
             self.notify("Open a thread (and let it load): O fans out from its head or the checkpoint shown.", timeout=3)
@@ -445,7 +445,9 @@ class MainScreen(Screen):
             )
             return
         head = self.inspector.viewing is None
-        screen = FanOutScreen(backend, current, target, self.app.run_options, text=self.composer.text, head=head)
+        screen = FanOutScreen(
+            backend, current, target, self.app.session.run_options, text=self.composer.text, head=head
+        )
         self.app.push_screen(screen, callback=self._open_side)
 
     def _open_side(self, thread_id: str | None) -> None:
@@ -463,7 +465,7 @@ class MainScreen(Screen):
     @work(group="open-side", exit_on_error=False)
     async def _open_new_thread(self, thread_id: str) -> None:
         try:
-            summary = await self.app.live_backend.get_thread(thread_id)
+            summary = await self.app.session.live_backend.get_thread(thread_id)
         except BackendError as error:
             report(self, error, "Opening the fork")
             return
@@ -471,7 +473,7 @@ class MainScreen(Screen):
 
     def action_artifacts(self) -> None:
         """d: the open thread's artifacts (its state's), shown and saved in #artifacts-view."""
-        backend, thread_id = self.app.backend, self.thread_id
+        backend, thread_id = self.app.session.backend, self.thread_id
         if backend is None or thread_id is None:
             self.notify("Open a thread first: d lists the files its agent made.", severity="warning", timeout=3)
             return

@@ -362,7 +362,7 @@ async def test_the_connection_screen_logs_in(server_url, deerflow_url, tmp_path,
         await wait_for(pilot, lambda: notices(app, "error"), what="the refusal")
         refusal = notices(app, "error")[0]
         assert "the server refused the email or password" in refusal and "not the password" not in refusal
-        assert app.connection_url == server_url, "a refused login changes nothing"
+        assert app.session.connection_url == server_url, "a refused login changes nothing"
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen) and app.screen.focused is not None)
         screen = app.screen
@@ -372,7 +372,7 @@ async def test_the_connection_screen_logs_in(server_url, deerflow_url, tmp_path,
         await pilot.press("ctrl+s")
         await wait_for(
             pilot,
-            lambda: app.connection_url == deerflow_url and isinstance(app.screen, MainScreen),
+            lambda: app.session.connection_url == deerflow_url and isinstance(app.screen, MainScreen),
             what="connected to the DeerFlow server",
         )
         box = app.screen.query_one("#thread-search", Input)

@@ -30,7 +30,7 @@ async def test_the_embedded_server_dies_mid_stream_and_the_reply_still_ends_righ
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot, timeout=90)
         screen = app.screen
-        thread = await get_client(url=app.server.url).threads.create(graph_id="agent")
+        thread = await get_client(url=app.embedded.server.url).threads.create(graph_id="agent")
         screen.load_threads()
         await wait_for(pilot, lambda: any(t.thread_id == thread["thread_id"] for t in screen.thread_list.threads))
         screen.thread_list.highlighted = screen.thread_list.get_option_index(thread["thread_id"])
@@ -39,14 +39,14 @@ async def test_the_embedded_server_dies_mid_stream_and_the_reply_still_ends_righ
         await pilot.pause()
         await pilot.press(*"slow please", "enter")
         await wait_for(pilot, lambda: screen.run_id and replies(screen), what="the reply starts")
-        old_pid = app.server.process.pid
+        old_pid = app.embedded.server.process.pid
         os.killpg(old_pid, signal.SIGTERM)  # the server stops (flushing its data), the stream is cut
         await wait_for(pilot, lambda: not screen.online, timeout=30, what="the outage is noticed")
         assert "offline" in str(screen.query_one("#connection").visual)
         await wait_for(pilot, lambda: screen.online, timeout=90, what="the restarted server")
-        assert app.server.process.pid != old_pid
+        assert app.embedded.server.process.pid != old_pid
         await wait_for(pilot, lambda: screen.query_one("#run-status").state == "idle", timeout=90, what="the run ends")
-        state = await get_client(url=app.server.url).threads.get_state(thread["thread_id"])
+        state = await get_client(url=app.embedded.server.url).threads.get_state(thread["thread_id"])
         final = state["values"]["messages"][-1]
         assert final["type"] == "ai"
         shown = ai_texts(app)  # (a finished reply of text draws itself)
@@ -66,12 +66,12 @@ async def test_a_gone_server_is_reported_and_the_app_resumes_when_it_is_back(tmp
         await pilot.pause()
         await pilot.press(*"draft kept")
         app._server_restarts = 99  # let it stay down: the app must not restart it now
-        app.server.stop()
-        app.server.process = None
+        app.embedded.server.stop()
+        app.embedded.server.process = None
         await wait_for(pilot, lambda: not screen.online, timeout=30, what="the outage is noticed")
         assert any("Lost the server" in text for text in notices(app, "error"))
         assert composer.text == "draft kept"
-        app.server.start()  # the operator brings it back on the same port
+        app.embedded.server.start()  # the operator brings it back on the same port
         await wait_for(pilot, lambda: screen.online, timeout=90, what="back online")
         assert composer.text == "draft kept"
 
@@ -124,7 +124,7 @@ async def test_a_run_cut_by_an_outage_is_rejoined_from_the_last_event_read(serve
     )
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.assistant_id = "be_chat"
+        app.session.run_options.assistant_id = "be_chat"
         await open_tagged(pilot, metadata, thread["thread_id"])
         screen = app.screen
         screen.query_one(Composer).focus()

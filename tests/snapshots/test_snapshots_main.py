@@ -283,7 +283,9 @@ def test_run_options_screen_where_the_graphs_options_cannot_be_read(seeded, snap
         app = pilot.app
         await open_thread(pilot, TOOLS_THREAD)
         note = "The server shows no assistant of support_bot, so the graph's own options could not be read."
-        app.push_screen(RunOptionsScreen(app.run_options, fields_from_schema({}), [], ["support_bot"], note=note))
+        app.push_screen(
+            RunOptionsScreen(app.session.run_options, fields_from_schema({}), [], ["support_bot"], note=note)
+        )
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RunOptionsScreen")
         await settle(pilot)
 
@@ -306,7 +308,9 @@ def test_run_options_screen_with_the_gateways_models(seeded, snap_compare):
     async def run_before(pilot):
         app = pilot.app
         await open_thread(pilot, TOOLS_THREAD)
-        app.push_screen(RunOptionsScreen(app.run_options, fields_from_schema({}), [], ["lead_agent"], models=models))
+        app.push_screen(
+            RunOptionsScreen(app.session.run_options, fields_from_schema({}), [], ["lead_agent"], models=models)
+        )
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "RunOptionsScreen")
         await settle(pilot)
         app.screen.query_one("#option-model_name").value = "fake-model"

@@ -131,7 +131,7 @@ def snapshot_app(url: str):
 
 async def open_seeded_thread(pilot) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: app.backend is not None)
+    await wait_for(pilot, lambda: app.session.backend is not None)
     app.screen.query_one("#thread-search").value = f"suite={SUITE}"
     threads = app.screen.query_one("#thread-list", ThreadList)
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [THREAD], what="the seeded thread")

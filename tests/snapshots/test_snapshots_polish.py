@@ -56,7 +56,7 @@ def seeded(server_url):
 
 async def show_seeded(pilot) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: app.backend is not None)
+    await wait_for(pilot, lambda: app.session.backend is not None)
     app.screen.query_one("#thread-search").value = "suite=polish-snap"
     threads = app.screen.query_one("#thread-list", ThreadList)
     await wait_for(pilot, lambda: len(threads.threads) == len(THREADS), what="the seeded threads")
@@ -112,8 +112,8 @@ def test_connection_screen(seeded, snap_compare):
 
     async def run_before(pilot):
         await show_seeded(pilot)
-        app.connection_url = "http://127.0.0.1:2024"  # the test server's port changes every run
-        app.connection_profile = "local"
+        app.session.connection_url = "http://127.0.0.1:2024"  # the test server's port changes every run
+        app.session.connection_profile = "local"
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen))
         await settle(pilot)
@@ -127,7 +127,7 @@ def test_connection_screen_with_a_profile_whose_key_is_missing(seeded, snap_comp
 
     async def run_before(pilot):
         await show_seeded(pilot)
-        app.connection_url = "http://127.0.0.1:2024"
+        app.session.connection_url = "http://127.0.0.1:2024"
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen))
         app.screen.query_one("#connection-profile").value = "staging"

@@ -52,7 +52,7 @@ def seeded(server_url):
 def test_a_reply_with_tables(seeded, snap_compare):
     async def run_before(pilot):
         app = pilot.app
-        await wait_for(pilot, lambda: app.backend is not None)
+        await wait_for(pilot, lambda: app.session.backend is not None)
         app.screen.query_one("#thread-search").value = "suite=tables-snap"
         threads = app.screen.query_one("#thread-list", ThreadList)
         await wait_for(pilot, lambda: len(threads.threads) == 1, what="the seeded thread")

@@ -108,7 +108,7 @@ async def wait_ready(pilot, timeout: float = 30.0) -> None:
         return (
             isinstance(screen, MainScreen)
             and screen.is_mounted
-            and app.backend is not None
+            and app.session.backend is not None
             and not any(w.group == "threads" and not w.is_finished for w in screen.workers)
             and bool(screen.query_one("#thread-counts").visual)
         )

@@ -214,7 +214,7 @@ async def test_a_refused_graph_asks_again_and_keeps_the_message(any_server_url):
         await wait_for(pilot, lambda: isinstance(app.screen, PickGraphScreen), what="the picker again")
         await pilot.press("down", "enter")  # support_bot, listed from the refusal
         await wait_for(pilot, lambda: "Support here. You said: keep me" in ai_texts(app), what="the reply")
-        assert app.run_options.assistant_id == ""
+        assert app.session.run_options.assistant_id == ""
 
 
 async def test_first_launch_on_an_empty_server_types_into_the_composer(fresh_one_graph_url):

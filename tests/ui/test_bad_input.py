@@ -142,7 +142,7 @@ class Bench:
 async def bench(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: app.backend is not None and isinstance(app.screen, MainScreen))
+        await wait_for(pilot, lambda: app.session.backend is not None and isinstance(app.screen, MainScreen))
         yield Bench(app, pilot, server_url)
 
 
@@ -882,7 +882,7 @@ async def test_invalid_json_in_the_approval_args_editor_is_refused_and_kept(b: B
 
 
 async def use_bi_root_options(b: Bench) -> RunOptionsScreen:
-    b.app.run_options.assistant_id = "bi_root"
+    b.app.session.run_options.assistant_id = "bi_root"
     b.main.query_one("#thread-list").focus()
     await b.pilot.press("o")
     await wait_for(b.pilot, lambda: isinstance(b.app.screen, RunOptionsScreen) and b.app.screen.query(Input))
@@ -891,7 +891,7 @@ async def use_bi_root_options(b: Bench) -> RunOptionsScreen:
 
 @pytest.mark.parametrize("typed", ["1e", "-", "1.2.3", "12abc"])
 async def test_a_bad_number_in_the_run_options_is_refused_and_kept(b: Bench, typed: str) -> None:
-    saved = b.app.run_options
+    saved = b.app.session.run_options
     try:
         screen = await use_bi_root_options(b)
         box = screen.query_one("#option-max_tokens", Input)
@@ -903,11 +903,11 @@ async def test_a_bad_number_in_the_run_options_is_refused_and_kept(b: Bench, typ
         assert box.value == typed
     finally:
         await b.back_to_main()
-        b.app.run_options = saved
+        b.app.session.run_options = saved
 
 
 async def test_a_context_key_that_is_no_identifier_gets_a_field(b: Bench) -> None:
-    saved = b.app.run_options
+    saved = b.app.session.run_options
     try:
         screen = await use_bi_root_options(b)
         assert any("odd key [b]" in str(w.visual) for w in screen.query(".option-label"))
@@ -919,12 +919,12 @@ async def test_a_context_key_that_is_no_identifier_gets_a_field(b: Bench) -> Non
         odd.value = "[bold]v[/]"
         await b.pilot.press("ctrl+s")
         await wait_for(b.pilot, lambda: isinstance(b.app.screen, MainScreen))
-        assert b.app.run_options.values["odd key [b]"] == "[bold]v[/]"
-        assert "max_tokens" not in b.app.run_options.values  # left empty: not sent
+        assert b.app.session.run_options.values["odd key [b]"] == "[bold]v[/]"
+        assert "max_tokens" not in b.app.session.run_options.values  # left empty: not sent
         await settle(b.pilot)
         assert shows(b.app, b.main.query_one("#run-options"), "odd key [b]=[bold]v[/]")
     finally:
-        b.app.run_options = saved
+        b.app.session.run_options = saved
         b.main.show_run_options()
 
 

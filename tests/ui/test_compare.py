@@ -251,7 +251,7 @@ async def test_on_the_gateway_fan_out_says_why_not_and_a_past_side_says_it_has_n
     metadata = tag()
     thread_id = await conversation(url, metadata, "hello", "plan a trip")
     app = make_app(url)
-    app.backend_kind = "deerflow-gateway"
+    app.session.backend_kind = "deerflow-gateway"
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)

@@ -34,7 +34,7 @@ async def test_keys_typed_behind_n_wait_for_the_new_thread_dialog(server_url):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.backend.list_assistants = slowed(app.backend.list_assistants, 0.3)
+        app.session.backend.list_assistants = slowed(app.session.backend.list_assistants, 0.3)
         app.screen.thread_list.focus()
         await pilot.pause()
         press_at_once(app, "n", *"my-thread")
@@ -49,7 +49,7 @@ async def test_keys_typed_as_the_dialog_opens_come_after_the_keys_held(server_ur
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.backend.list_assistants = slowed(app.backend.list_assistants, 0.3)
+        app.session.backend.list_assistants = slowed(app.session.backend.list_assistants, 0.3)
         app.screen.thread_list.focus()
         await pilot.pause()
         press_at_once(app, "n", *"abc")

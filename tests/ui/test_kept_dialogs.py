@@ -84,13 +84,13 @@ async def test_a_question_of_the_store_closing_fetches_nothing_again(server_url)
         screen.open_namespace([root])
         await wait_for(pilot, lambda: screen.table.row_count == 1, what="the item")
         fetched: list[object] = []
-        listing = app.backend.store_namespaces
+        listing = app.session.backend.store_namespaces
 
         async def counted(*args, **kwargs):
             fetched.append(args)
             return await listing(*args, **kwargs)
 
-        app.backend.store_namespaces = counted  # (counts the calls; the server answers)
+        app.session.backend.store_namespaces = counted  # (counts the calls; the server answers)
         screen.table.focus()
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked first")
@@ -129,7 +129,7 @@ async def test_a_new_connection_gets_new_dialogs_and_the_old_ones_go(server_url)
         await wait_for(pilot, lambda: first.query_one("#assistants-table", PagedTable).row_count > 0)
         first.query_one("#assistant-search").value = "graph:agent"
         await close(pilot, AssistantsScreen)
-        assert await app.switch_server(server_url, kind="langgraph")
+        assert await app.connections.switch_server(server_url, kind="langgraph")
         await wait_ready(pilot)
         second = await open_with(pilot, "A", AssistantsScreen)
         assert second is not first
@@ -144,6 +144,6 @@ async def test_the_app_closing_while_a_dialog_is_built_ahead_is_clean(server_url
         app = make_app(server_url)
         async with app.run_test(size=TERMINAL) as pilot:  # raises what the app raised
             await wait_ready(pilot)
-            while app.kept_screens.build_ahead(app.backend) and name not in app.kept_screens._screens:
+            while app.kept_screens.build_ahead(app.session.backend) and name not in app.kept_screens._screens:
                 await pilot.pause()
             # the app closes at once: the dialog is still composing

@@ -321,7 +321,7 @@ async def test_the_app_records_when_asked(server_url: str, tmp_path: Path) -> No
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         assert "◉ rec" in screen_text(app)
-        assert isinstance(app.backend, RecordingBackend) and app.backend.folder == tmp_path / "rec"
+        assert isinstance(app.session.backend, RecordingBackend) and app.session.backend.folder == tmp_path / "rec"
 
 
 # -- F8 records, F9 replays: from inside the app -----------------------------------------------------
@@ -337,7 +337,7 @@ async def test_f8_records_the_runs_made_and_f9_replays_one(server_url: str, tmp_
         await pilot.press("f8")
         folder = tmp_path / "recordings"
         await wait_for(pilot, lambda: "◉ rec" in screen_text(app), what="the recording mark")
-        assert isinstance(app.backend, RecordingBackend) and app.backend.folder == folder
+        assert isinstance(app.session.backend, RecordingBackend) and app.session.backend.folder == folder
         await send_in_new_thread(pilot, "hello recorder")
         await wait_for(pilot, lambda: len(ai_texts(app)) == 1, what="the reply")
         await wait_for(pilot, lambda: len(list(folder.glob("*.jsonl"))) == 1, what="the recording")
@@ -350,7 +350,7 @@ async def test_f8_records_the_runs_made_and_f9_replays_one(server_url: str, tmp_
         app.screen.query_one("#thread-list").focus()
         await pilot.press("f8")
         await wait_for(pilot, lambda: "◉ rec" not in screen_text(app), what="the mark gone")
-        assert not isinstance(app.backend, RecordingBackend)
+        assert not isinstance(app.session.backend, RecordingBackend)
         assert any("1 run written" in n for n in notices(app))
         await pilot.press("f8")
         await wait_for(pilot, lambda: "◉ rec" in screen_text(app), what="recording again")
@@ -360,7 +360,7 @@ async def test_f8_records_the_runs_made_and_f9_replays_one(server_url: str, tmp_
         first = app.screen.query_one("#choose-list").get_option_at_index(0)
         assert "hello recorder" in str(first.prompt)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.backend, ReplayBackend), what="the replay")
+        await wait_for(pilot, lambda: isinstance(app.session.backend, ReplayBackend), what="the replay")
         await wait_ready(pilot)
         assert "◉ rec" not in screen_text(app)
         app.screen.query_one("#thread-list").focus()
@@ -378,7 +378,7 @@ async def test_f9_with_no_recordings_says_where_it_looked(tmp_path: Path) -> Non
         await wait_for(pilot, lambda: any("No recordings in" in n for n in notices(app)), what="the note")
         await pilot.press("f8")
         await wait_for(pilot, lambda: any("no server run to record" in n for n in notices(app)), what="the refusal")
-        assert app.recording_to is None
+        assert app.session.recording_to is None
 
 
 def test_snapshot_choose_a_recording(snap_compare) -> None:

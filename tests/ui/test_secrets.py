@@ -117,7 +117,7 @@ async def open_tagged_thread(pilot, server_url: str, text: str = "") -> str:
     thread = await client.threads.create(graph_id="agent", metadata={"suite": suite})
     if text:
         await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": text}]})
-    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.backend is not None)
+    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.session.backend is not None)
     box = app.screen.query_one("#thread-search", Input)
     box.focus()
     box.value = f'suite="{suite}"'
@@ -309,7 +309,7 @@ async def switch_to(pilot, profile: str, url: str) -> None:
     await wait_for(
         pilot,
         lambda: (
-            app.connection_url == url
+            app.session.connection_url == url
             and isinstance(app.screen, MainScreen)
             and app.screen is not old
             and app.screen.is_mounted
@@ -403,7 +403,7 @@ def test_the_cli_refuses_such_a_key_before_starting(capsys, no_keys_in_env) -> N
 async def test_the_connection_screen_refuses_such_a_key_and_keeps_it(server_url, place) -> None:
     app = make(Settings(url=server_url, data_dir=place["data"]))
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.backend is not None)
+        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.session.backend is not None)
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen) and app.screen.focused is not None)
         app.screen.query_one("#connection-url", Input).value = server_url
@@ -449,7 +449,7 @@ async def open_own_thread(pilot, backend, text: str) -> str:
     thread = await backend.create_thread(graph_id="lead_agent")
     request = RunRequest(assistant_id="lead_agent", input={"messages": [{"type": "human", "content": text}]})
     [_ async for _ in backend.stream_run(thread.thread_id, request)]
-    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.backend is not None)
+    await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.session.backend is not None)
     box = app.screen.query_one("#thread-search", Input)
     box.focus()
     box.value = f"id:{thread.thread_id[:12]}"
@@ -463,7 +463,7 @@ async def open_own_thread(pilot, backend, text: str) -> str:
 
 def session_secrets(app) -> list[str]:
     """The cookies of the app's DeerFlow session (access_token, csrf_token...)."""
-    jar = app.backend._session.jar
+    jar = app.session.backend._session.jar
     values = [cookie.value for cookie in jar if cookie.value and len(cookie.value) > 8]
     assert {cookie.name for cookie in jar} >= {"access_token", "csrf_token"}
     return values

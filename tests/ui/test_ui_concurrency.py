@@ -110,7 +110,7 @@ async def test_an_answer_that_comes_while_the_app_closes_is_dropped(server_url):
         await show(pilot, suite, first)
         inspector = app.screen.query_one("#inspector")
         timeline = inspector.query_one("#timeline")
-        backend = app.live_backend
+        backend = app.session.live_backend
         real_history = backend.get_history
 
         async def late_history(*args, **kwargs):

@@ -33,7 +33,7 @@ pytestmark = pytest.mark.server
 
 def gateway_app(url: str):
     app = make_app(url)
-    app.backend_kind = "deerflow-gateway"
+    app.session.backend_kind = "deerflow-gateway"
     notes: list[tuple[str, str]] = []
     notify = app.notify
 
@@ -76,7 +76,7 @@ async def test_a_reply_streams_on_the_gateway(gateway_origin):
     app, notes = gateway_app(url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.assistant_id = "be_chat"
+        app.session.run_options.assistant_id = "be_chat"
         await open_tagged(pilot, metadata, thread_id)
         screen = app.screen
         screen.query_one(Composer).focus()

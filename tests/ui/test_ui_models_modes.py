@@ -44,7 +44,7 @@ async def test_a_mode_sets_the_options_deerflows_ui_sets(server_url):
         await pick_mode(pilot, screen, 2)  # thinking: no plan, no subagents, low effort
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen), what="the dialog closed")
-        assert app.run_options.values == {"thinking_enabled": True, "reasoning_effort": "low"}
+        assert app.session.run_options.values == {"thinking_enabled": True, "reasoning_effort": "low"}
         assert "thinking, reasoning_effort=low" in str(app.screen.query_one("#run-options").visual)
 
 
@@ -63,5 +63,5 @@ async def test_the_gateways_models_by_name_and_a_model_without_thinking_greys_it
         assert not screen.query_one("#option-thinking_enabled").value
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen), what="the dialog closed")
-        assert app.run_options.values == {"model_name": "fake-model", "reasoning_effort": "minimal"}
+        assert app.session.run_options.values == {"model_name": "fake-model", "reasoning_effort": "minimal"}
         assert not notices(app, "error")

@@ -136,8 +136,8 @@ async def test_assistants_searched_created_versioned_used_and_deleted(server_url
         await wait_for(pilot, lambda: rows(table)[0][2] == "1", what="version 1 back in use")
         await pilot.press("u")
         await wait_for(pilot, lambda: not isinstance(app.screen, AssistantsScreen))
-        assert app.run_options.assistant_id
-        assert app.run_options.assistant_id in str(app.screen.query_one("#run-options").visual)
+        assert app.session.run_options.assistant_id
+        assert app.session.run_options.assistant_id in str(app.screen.query_one("#run-options").visual)
         await open_screen(pilot, "A", AssistantsScreen)
         screen, table = app.screen, app.screen.query_one("#assistants-table")
         screen.query_one("#assistant-search").value = name

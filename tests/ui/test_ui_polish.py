@@ -69,7 +69,7 @@ async def seed(url: str, metadata: dict, titles: list[str], messages: list[dict]
 async def ready(pilot) -> MainScreen:
     """The main screen has loaded its first page (and opened the first thread, if any)."""
     app = pilot.app
-    await wait_for(pilot, lambda: app.backend is not None and isinstance(app.screen, MainScreen))
+    await wait_for(pilot, lambda: app.session.backend is not None and isinstance(app.screen, MainScreen))
     screen = app.screen
     await wait_for(pilot, lambda: screen.query_one("#thread-counts").visual is not None, what="the first page")
     await wait_for(pilot, lambda: not any(w.is_running for w in screen.workers if w.group in ("threads", "open")))
@@ -356,7 +356,7 @@ async def test_switching_to_a_profile_through_the_connection_screen(server_url):
     app = make(server_url, profiles=profiles)
     async with app.run_test(size=TERMINAL) as pilot:
         await ready(pilot)
-        old_backend, old_screen = app.backend, app.screen
+        old_backend, old_screen = app.session.backend, app.screen
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen))
         app.screen.query_one("#connection-profile", Select).value = "test"
@@ -364,10 +364,10 @@ async def test_switching_to_a_profile_through_the_connection_screen(server_url):
         assert app.screen.query_one("#connection-url", Input).value == server_url
         assert "$TB_TEST_KEY" in app.screen.query_one("#connection-key", Input).placeholder
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: app.connection_profile == "test", what="the switch")
+        await wait_for(pilot, lambda: app.session.connection_profile == "test", what="the switch")
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen is not old_screen)
-        assert app.backend is not old_backend and app.backend.url == server_url
-        assert app.backend_kind == "langgraph"  # detected
+        assert app.session.backend is not old_backend and app.session.backend.url == server_url
+        assert app.session.backend_kind == "langgraph"  # detected
         await show_only(pilot, meta, 1)  # the new screen lists the server's threads
 
 
@@ -378,7 +378,7 @@ async def test_a_failed_switch_keeps_the_connection_and_says_why(server_url):
     app = make(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await ready(pilot)
-        backend, screen = app.backend, app.screen
+        backend, screen = app.session.backend, app.screen
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectionScreen))
         app.screen.query_one("#connection-url", Input).value = "not a url"
@@ -389,7 +389,7 @@ async def test_a_failed_switch_keeps_the_connection_and_says_why(server_url):
         app.screen.query_one("#connection-key", Input).value = "typed-secret-key"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: any("Cannot connect" in text for text in notices(app)), what="the error")
-        assert app.backend is backend and app.screen is screen
+        assert app.session.backend is backend and app.screen is screen
     log_text = (app.settings.data_dir / "threadbench.log").read_text()
     assert "cannot connect to http://127.0.0.1:" in log_text  # logged, with the URL only
     assert "typed-secret-key" not in log_text

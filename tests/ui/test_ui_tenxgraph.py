@@ -17,7 +17,7 @@ from threadbench.ui.widgets.thread_list import ThreadList
 
 def make_10x_app(url: str):
     app = make_app(url)
-    app.backend_kind = "10xgraph"
+    app.session.backend_kind = "10xgraph"
     return app
 
 

@@ -30,7 +30,7 @@ async def test_the_gateways_notes_and_hints_are_whole(gateway_origin, width):
     thread = await client.threads.create(graph_id="be_chat", metadata=metadata)
     await client.threads.update_state(thread["thread_id"], {"messages": [{"type": "human", "content": "hi"}]})
     app = make_app(url, assistant="")
-    app.backend_kind = "deerflow-gateway"
+    app.session.backend_kind = "deerflow-gateway"
     async with app.run_test(size=(width, 45)) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread["thread_id"])

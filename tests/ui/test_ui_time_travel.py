@@ -281,13 +281,13 @@ async def test_after_a_run_the_timeline_reads_only_the_checkpoints_it_wrote(serv
         timeline = await whole_timeline(pilot, server_url, thread_id)
         before = [c.checkpoint_id for c in timeline.checkpoints]
         reads: list[dict] = []
-        real_read = app.backend.get_history
+        real_read = app.session.backend.get_history
 
         async def counted_read(thread_id: str, **kwargs):  # a spy: the real server answers
             reads.append(kwargs)
             return await real_read(thread_id, **kwargs)
 
-        app.backend.get_history = counted_read
+        app.session.backend.get_history = counted_read
         app.screen.query_one("#composer").focus()
         await pilot.press(*"once more", "enter")
         client = get_client(url=server_url)
@@ -340,13 +340,13 @@ async def test_the_timeline_of_the_thread_left_goes_as_another_opens(server_url)
         main = app.screen
         inspector = main.query_one(Inspector)
         gate = asyncio.Event()
-        real_read = app.backend.get_history
+        real_read = app.session.backend.get_history
 
         async def held_read(thread_id: str, **kwargs):  # the real server answers, once let through
             await gate.wait()
             return await real_read(thread_id, **kwargs)
 
-        app.backend.get_history = held_read
+        app.session.backend.get_history = held_read
         suite = (await get_client(url=server_url).threads.get(opened))["metadata"]["suite"]
         await open_tagged(pilot, {"suite": suite}, opened)
         await wait_for(pilot, lambda: "no checkpoints" in screen_text(app), what="the timeline emptied")

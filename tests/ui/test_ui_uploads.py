@@ -35,7 +35,7 @@ QUESTIONS = next(e["answer"] for e in RECORDED if e["name"] == "suggestions")["s
 async def on_gateway(origin: str, *texts: str) -> AsyncIterator[tuple[Any, Any, list]]:
     """A thread of be_chat (its replies: "You said ...") seeded with `texts`, open; runs go to be_chat."""
     async with opened_on_gateway(origin, "be_chat", *texts) as (app, pilot, notes):
-        app.assistant_id = "be_chat"
+        app.session.run_options.assistant_id = "be_chat"
         yield app, pilot, notes
 
 

@@ -168,7 +168,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     async def open_thread(self, thread_id: str, ask: bool = False) -> None:
         """Show the thread; `ask`: the person pressed enter on it, so its question opens too
         (a refresh, a reconnect or any other reopening only says that it waits)."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None:
             return
         self.workers.cancel_group(self, "run")
@@ -228,7 +228,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None:
         title = state.title or (summary.display_title if summary else state.thread_id)
         status = summary.status if summary else ""
-        graph = (summary.graph_id if summary else "") or self.app.assistant_of(summary, state.thread_id)
+        graph = (summary.graph_id if summary else "") or self.app.session.assistant_of(summary, state.thread_id)
         header = Content.assemble(
             (one_line(title, 60), "bold"),
             (" · " + status if status else "", "dim"),
@@ -244,7 +244,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             if self.thread_state is not None:
                 await self.chat.show_messages(self.thread_state.messages)
             return
-        capabilities = self.app.live_backend.capabilities
+        capabilities = self.app.session.live_backend.capabilities
         what = f"{len(checkpoint.messages)} messages"
         keys = "g: back to the live head · F: fork here · p: replay from here · e: edit and fork"
         if not capabilities.past_messages:
@@ -279,7 +279,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     async def welcome(self) -> None:
         """No thread on the server yet: say what to type, and where it goes."""
         app = self.app
-        target = app.assistant_of(None)
+        target = app.session.assistant_of(None)
         lines: list[Content | str] = [
             Content.styled("Welcome to Threadbench.", "bold"),
             "Type a message below and press enter: it starts a new thread"
@@ -302,7 +302,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     def submit(self, text: str) -> None:
         """The composer's text: send it, unless the server is not ready or a run streams."""
-        if self.app.backend is None:
+        if self.app.session.backend is None:
             self.notify("The server is not ready yet; your message is kept.", severity="warning")
             return
         if self.run_in_progress:
@@ -314,7 +314,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     @work(exclusive=True, group="run")
     async def send_message(self, text: str) -> None:
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         thread_id = self.thread_id
         target = await self.run_target(thread_id)
         if target is None:
@@ -359,7 +359,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     async def _upload(self, thread_id: str, files: list[Attachment]) -> list | None:
         """Each attached file sent to the thread, in order (what the server says of each);
         None, and why said, if one could not be: nothing is sent, the message and files stay."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         if not isinstance(backend, ServesUploads) or lacks(backend, ServesUploads, TAKES_NO_FILES):
             self.notify(lacks(backend, ServesUploads, TAKES_NO_FILES) + " Nothing was sent.", severity="warning")
             return None
@@ -382,24 +382,24 @@ class Conversation(ConversationRuns, ObjectScreens):
         """The assistant or graph a new run on this thread (None: a new thread) goes to;
         asks the user when the server runs several graphs and nothing says which."""
         app = self.app
-        backend = app.live_backend
+        backend = app.session.live_backend
         target = self.assistant_for(thread_id)
         if target or not backend.capabilities.assistants:
             return target
-        if not app.graphs:
+        if not app.session.graphs:
             await self.learn_graphs().wait()
             if target := self.assistant_for(thread_id):
                 return target
         reason = (
-            f"The server runs {len(app.graphs)} graphs and this thread has not run yet."
-            if app.graphs_complete
+            f"The server runs {len(app.session.graphs)} graphs and this thread has not run yet."
+            if app.session.graphs_complete
             else "The server hides its assistants; these graphs were seen on its threads."
-            if app.graphs
+            if app.session.graphs
             else "The server lists no graphs (its assistants are hidden)."
         )
-        picked = await app.push_screen_wait(PickGraphScreen(app.graphs, reason))
+        picked = await app.push_screen_wait(PickGraphScreen(app.session.graphs, reason))
         if picked and thread_id:
-            app.thread_targets[thread_id] = picked
+            app.session.thread_targets[thread_id] = picked
         return picked
 
     async def _repick_graph(self, thread_id: str, refusal: BackendError) -> bool:
@@ -407,27 +407,27 @@ class Conversation(ConversationRuns, ObjectScreens):
         graphs); True if the user picked one for this thread."""
         app = self.app
         if graphs := graphs_in_refusal(refusal.message):
-            app.graphs, app.graphs_complete = graphs, True
-        app.thread_targets.pop(thread_id, None)
-        target = await app.push_screen_wait(PickGraphScreen(app.graphs, refusal.message))
+            app.session.graphs, app.session.graphs_complete = graphs, True
+        app.session.thread_targets.pop(thread_id, None)
+        target = await app.push_screen_wait(PickGraphScreen(app.session.graphs, refusal.message))
         if not target:
             self.notify("Nothing was sent; your message is kept.", timeout=4)
             return False
-        if app.run_options.assistant_id:  # the pick that the server refused
-            app.run_options.assistant_id = ""
+        if app.session.run_options.assistant_id:  # the pick that the server refused
+            app.session.run_options.assistant_id = ""
             self.show_run_options()
-        app.thread_targets[thread_id] = target
+        app.session.thread_targets[thread_id] = target
         return True
 
     async def _create_for_message(self, target: str) -> str:
         """A new thread for the first message (no thread open); returns its id."""
         app = self.app
-        backend = app.live_backend
-        graph_id = target if target in app.graphs else None
+        backend = app.session.live_backend
+        graph_id = target if target in app.session.graphs else None
         summary = await backend.create_thread(graph_id=graph_id)
         thread_id = summary.thread_id
         if target:
-            app.thread_targets[thread_id] = target
+            app.session.thread_targets[thread_id] = target
         self.thread_id = thread_id  # first: the row highlighted next is then already open
         self._rows.insert_thread(summary, open_it=False)
         await self.chat.show_messages([])
@@ -438,7 +438,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     async def learn_graphs(self) -> None:
         """What graphs the server runs (for new threads, the pickers and the options)."""
         app = self.app
-        backend = app.backend
+        backend = app.session.backend
         if backend is None or not backend.capabilities.assistants:
             return
         try:
@@ -446,8 +446,8 @@ class Conversation(ConversationRuns, ObjectScreens):
         except BackendError as error:
             app.log_error(f"Listing the server's graphs failed: {error}")
             return
-        if graphs and not gone(self) and not app.graphs_complete:
-            app.graphs, app.graphs_complete = graphs, complete
+        if graphs and not gone(self) and not app.session.graphs_complete:
+            app.session.graphs, app.session.graphs_complete = graphs, complete
             self.show_run_options()
             if self.thread_id is None and self.chat.shows_welcome:
                 await self.welcome()  # it can now say where a first message goes
@@ -458,7 +458,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     async def ask_human(self, thread_id: str, pending: list[PendingInput]) -> None:
         """Show the agent's question; the answer's run streams into the chat."""
         app = self.app
-        backend = app.backend
+        backend = app.session.backend
         if backend is None or thread_id != self.thread_id or not pending:
             return
         summary = self._rows.thread(thread_id)
@@ -467,8 +467,8 @@ class Conversation(ConversationRuns, ObjectScreens):
             backend,
             thread_id,
             lambda events: self.stream_answer(events, thread_id, said),
-            assistant_id=thread_graph(summary) or app.assistant_of(summary, thread_id),
-            context=app.run_options.context(),
+            assistant_id=thread_graph(summary) or app.session.assistant_of(summary, thread_id),
+            context=app.session.run_options.context(),
         )
 
         async def submit(asked: PendingInput, response: HumanResponse) -> str | None:
@@ -506,12 +506,12 @@ class Conversation(ConversationRuns, ObjectScreens):
     @dialog_worker
     async def open_inbox(self) -> None:
         app = self.app
-        backend = app.live_backend
+        backend = app.session.live_backend
         thread_id = await app.push_screen_wait(
             InboxScreen(
                 backend,
-                assistant_of=lambda thread: thread_graph(thread) or app.assistant_of(thread),
-                context=app.run_options.context(),
+                assistant_of=lambda thread: thread_graph(thread) or app.session.assistant_of(thread),
+                context=app.session.run_options.context(),
                 on_answered=self._answered_elsewhere,
                 drafts=self.answer_drafts,
             )
@@ -531,7 +531,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     @work(group="cancel")
     async def cancel_run(self, thread_id: str, run_id: str | None) -> None:
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         action = await self.app.push_screen_wait(CancelRunScreen())
         if action is None:
             return
@@ -573,7 +573,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     @dialog_worker
     async def attach_file(self) -> None:
         """ctrl+u: a file to send with the next message, checked against the server's limits."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None:
             self.notify("The server is not ready yet.", severity="warning", timeout=3)
             return
@@ -606,7 +606,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     def open_uploads(self) -> None:
         """U: the files sent to the open thread, removable."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None or self.thread_id is None:
             self.notify("Open a thread first: U lists the files sent to it.", severity="warning", timeout=3)
             return
@@ -640,12 +640,12 @@ class Conversation(ConversationRuns, ObjectScreens):
     @work(exclusive=True, group="follow-ups", exit_on_error=False, description="follow-ups")
     async def fetch_follow_ups(self, thread_id: str, messages: list[ChatMessage]) -> None:
         """After a reply: the questions the server suggests (DeerFlow's UI asks once a reply)."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         replies = [message for message in messages if message.type == "ai"]
         if not isinstance(backend, SuggestsFollowUps) or not replies or replies[-1].id == self._follow_ups_for:
             return
         self._follow_ups_for = replies[-1].id
-        model = self.app.run_options.context().get("model_name")
+        model = self.app.session.run_options.context().get("model_name")
         try:
             found = await backend.suggest_follow_ups(thread_id, messages, model if isinstance(model, str) else None)
         except BackendError as error:
@@ -674,7 +674,7 @@ class Conversation(ConversationRuns, ObjectScreens):
     async def show_usage(self, thread_id: str, messages: list[ChatMessage], before: set[str] | None = None) -> None:
         """The tokens the thread's messages say they used (and the last run's share, given the
         ids there `before` it), in the run status; not on a server that says it counts none."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if isinstance(backend, CountsTokens):
             try:
                 counts = await backend.counts_tokens()
@@ -690,9 +690,9 @@ class Conversation(ConversationRuns, ObjectScreens):
     # -- run options -------------------------------------------------------------------------------
 
     def show_run_options(self) -> None:
-        options = self.app.run_options
+        options = self.app.session.run_options
         summary = self._rows.thread(self.thread_id) if self.thread_id else None
-        target = self.app.assistant_of(summary, self.thread_id)
+        target = self.app.session.assistant_of(summary, self.thread_id)
         self.query_one("#run-options", Static).update(
             Content.assemble(
                 ("assistant ", "dim"),
@@ -707,17 +707,17 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     def _target_note(self, summary: ThreadSummary | None, target: str) -> str:
         """Why runs go to `target` (nothing to say when the user picked it)."""
-        if self.app.run_options.assistant_id:
+        if self.app.session.run_options.assistant_id:
             return ""
         if not target:
             return " (asked at the first send)"
-        own = thread_graph(summary) or self.app.thread_targets.get(self.thread_id or "")
+        own = thread_graph(summary) or self.app.session.thread_targets.get(self.thread_id or "")
         return " (the thread's)" if own else " (the server's only graph)"
 
     @dialog_worker
     async def edit_run_options(self) -> None:
         app = self.app
-        backend = app.live_backend
+        backend = app.session.live_backend
         assistants: list = []
         schema: dict = {}
         note = ""
@@ -730,7 +730,7 @@ class Conversation(ConversationRuns, ObjectScreens):
                 (schemas.get("config_schema") or {}).get("properties", {}).get("configurable") or {}
             )
         except NotFound as error:
-            if target in app.graphs:  # a graph the server runs, its assistants hidden (DeerFlow's auth)
+            if target in app.session.graphs:  # a graph the server runs, its assistants hidden (DeerFlow's auth)
                 note = f"The server shows no assistant of {target}, so the graph's own options could not be read."
             else:
                 report(self, error, "Reading the assistant's options")
@@ -743,17 +743,19 @@ class Conversation(ConversationRuns, ObjectScreens):
             except BackendError as error:
                 report(self, error, "Reading the server's models")
         options = await app.push_screen_wait(
-            RunOptionsScreen(app.run_options, fields_from_schema(schema), assistants, app.graphs, note, models)
+            RunOptionsScreen(
+                app.session.run_options, fields_from_schema(schema), assistants, app.session.graphs, note, models
+            )
         )
         if options is not None:
-            app.run_options = options
+            app.session.run_options = options
             self.show_run_options()
 
     # -- extras of servers that have them (10xGraph) -------------------------------------------------
 
     def can(self, ability: type, what: str) -> bool:
         """An open thread, on a server with `ability` (a protocol of threadbench.backends.base); else says why not."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None or self.thread_id is None:
             self.notify("Open a thread first.", severity="warning", timeout=2)
             return False
@@ -764,7 +766,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     @dialog_worker
     async def clear_state(self, thread_id: str) -> None:
-        backend = self.app.backend
+        backend = self.app.session.backend
         if not isinstance(backend, ClearsState):
             return
         question = Content.assemble(
@@ -782,7 +784,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     @dialog_worker
     async def message_log(self, thread_id: str) -> None:
-        backend = self.app.backend
+        backend = self.app.session.backend
         if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(
             MessageLogScreen(backend, thread_id)
         ):

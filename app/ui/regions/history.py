@@ -98,7 +98,7 @@ class InspectorHistory(TabbedContent):
 
     @work(exclusive=True, group="history", exit_on_error=False)
     async def load_history(self, thread_id: str) -> None:
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None:
             return
         if not backend.capabilities.history:
@@ -140,7 +140,7 @@ class InspectorHistory(TabbedContent):
 
     @work(exclusive=True, group="more-history")
     async def load_more_history(self, thread_id: str, before: str) -> None:
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         try:
             page = await backend.get_history(thread_id, limit=HISTORY_PAGE, before=before)
         except BackendError as error:
@@ -152,7 +152,7 @@ class InspectorHistory(TabbedContent):
     @work(exclusive=True, group="graph", exit_on_error=False, description="load the graph")
     async def load_graph(self, state: ThreadState, assistant: str) -> None:
         """The graph of `assistant` (the graph the open thread runs on), xray, cached."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None:
             return
         if not backend.capabilities.graph:
@@ -178,7 +178,7 @@ class InspectorHistory(TabbedContent):
     # -- time travel -----------------------------------------------------------------------------
 
     def _timeline_ready(self) -> bool:
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None or self._open_thread_id is None:
             return False
         if not backend.capabilities.history:
@@ -224,7 +224,7 @@ class InspectorHistory(TabbedContent):
 
     def _forks(self) -> bool:
         """True if the server can fork; else says so."""
-        capabilities = self.app.live_backend.capabilities
+        capabilities = self.app.session.live_backend.capabilities
         if not capabilities.fork:
             self.notify(
                 f"{capabilities.name} cannot fork, replay or resend from a past checkpoint.",
@@ -244,13 +244,13 @@ class InspectorHistory(TabbedContent):
 
     def request_edit(self) -> None:
         """e: edit the values as JSON."""
-        if self.app.backend is not None and self._open is not None and self._open.thread_state is not None:
+        if self.app.session.backend is not None and self._open is not None and self._open.thread_state is not None:
             self.edit_state(None)
 
     @dialog_worker
     async def edit_state(self, key: str | None) -> None:
         """Edit the values (or one key) as JSON; in a past view, the edit forks from there."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         assert self._open is not None
         thread_id, base = self._open.thread_id, self._past_checkpoint() or self._open.thread_state
         if thread_id is None or base is None:
@@ -291,7 +291,7 @@ class InspectorHistory(TabbedContent):
 
     @work(group="fork", description="fork")
     async def fork_at(self, checkpoint: ThreadState) -> None:
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         thread_id = self._open_thread_id
         assert thread_id is not None
         try:

@@ -41,7 +41,7 @@ class ObjectScreens(Widget):
         def show_run_options(self) -> None: ...
 
     def _ready(self) -> bool:
-        if self.app.backend is None:  # type: ignore[attr-defined]
+        if self.app.session.backend is None:  # type: ignore[attr-defined]
             self.notify("The server is not ready yet.", timeout=2)
             return False
         return True
@@ -57,7 +57,7 @@ class ObjectScreens(Widget):
         summary: ThreadSummary | None = self._rows.thread(thread_id)
         title = summary.display_title if summary is not None else thread_id
         choice: RunsChoice | None = await self.app.push_screen_wait(
-            RunsScreen(self.app.backend, thread_id, title)  # type: ignore[attr-defined]
+            RunsScreen(self.app.session.backend, thread_id, title)  # type: ignore[attr-defined]
         )
         if choice is None or thread_id != self.thread_id:
             return
@@ -74,21 +74,21 @@ class ObjectScreens(Widget):
         if not self._ready():
             return
         app = self.app
-        screen = app.kept_screens.get("assistants", app.backend, AssistantsScreen)  # type: ignore[attr-defined]
-        screen.graphs = list(app.graphs)  # type: ignore[attr-defined]
+        screen = app.kept_screens.get("assistants", app.session.backend, AssistantsScreen)  # type: ignore[attr-defined]
+        screen.graphs = list(app.session.graphs)  # type: ignore[attr-defined]
         picked = await app.push_screen_wait(screen)
         if picked:
-            app.run_options.assistant_id = picked  # type: ignore[attr-defined]
+            app.session.run_options.assistant_id = picked  # type: ignore[attr-defined]
             self.show_run_options()
             self.notify(f"Runs now go to {picked}.", timeout=3, markup=False)
 
     def open_store(self) -> None:
         if self._ready():
             app = self.app
-            app.push_screen(app.kept_screens.get("store", app.backend, StoreScreen))  # type: ignore[attr-defined]
+            app.push_screen(app.kept_screens.get("store", app.session.backend, StoreScreen))  # type: ignore[attr-defined]
 
     def open_crons(self) -> None:
         if self._ready():
             self.app.push_screen(
-                CronsScreen(self.app.backend, thread_id=self.thread_id, assistant_id=self.assistant)  # type: ignore[attr-defined]
+                CronsScreen(self.app.session.backend, thread_id=self.thread_id, assistant_id=self.assistant)  # type: ignore[attr-defined]
             )

@@ -100,10 +100,10 @@ class ConversationRuns(Vertical):
 
     def assistant_for(self, thread_id: str | None) -> str:
         summary = self._rows.thread(thread_id) if thread_id else None
-        return self.app.assistant_of(summary, thread_id)
+        return self.app.session.assistant_of(summary, thread_id)
 
     def _run_request(self, thread_id: str, input: dict | None, **kwargs) -> RunRequest:
-        options = self.app.run_options
+        options = self.app.session.run_options
         return RunRequest(
             assistant_id=self.assistant_for(thread_id),
             input=input,
@@ -128,7 +128,7 @@ class ConversationRuns(Vertical):
     async def rejoin_run(self, thread_id: str, run_id: str, last_event_id: str) -> None:
         """Follow a run whose stream was cut, from the last event read (the server replays
         what it sent meanwhile); the final state puts the reply right."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         await self.chat.add_notice(Content.styled("reconnected: following the run again", "dim italic"))
         await self.stream_into_chat(
             backend.join_stream(thread_id, run_id, last_event_id or None), thread_id, "Rejoining the run", asks=False
@@ -136,14 +136,14 @@ class ConversationRuns(Vertical):
 
     @work(exclusive=True, group="run")
     async def join_run(self, thread_id: str) -> None:
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         await self.chat.add_notice(Content.styled("joined the run in progress", "dim italic"))
         await self.stream_into_chat(backend.join_stream(thread_id), thread_id, "Joining the run", asks=False)
 
     @work(exclusive=True, group="run", description="replay")
     async def replay_from(self, thread_id: str, checkpoint: ThreadState) -> None:
         """Run again from a checkpoint (no new input): the graph continues from there."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         await self.chat.show_messages(
             checkpoint.messages, notice=Content.styled(f"replaying from step {checkpoint.step}", "dim italic")
         )
@@ -157,7 +157,7 @@ class ConversationRuns(Vertical):
     @work(exclusive=True, group="run", description="resend")
     async def resend(self, thread_id: str, fork_point: ThreadState, text: str) -> None:
         """Run the edited message from the checkpoint before the one it replaces (a fork)."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         await self.chat.show_messages(fork_point.messages)
         message = ChatMessage(id=str(uuid.uuid4()), type="human", text=text)
         request = self._run_request(
@@ -171,7 +171,7 @@ class ConversationRuns(Vertical):
     @work(exclusive=True, group="run")
     async def stream_again(self, thread_id: str, request: RunRequest) -> None:
         """A run again with the input and options of an earlier one (the runs screen)."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         await self.chat.add_notice(Content.styled("running again with the same input and options", "dim italic"))
         await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Running again")
 
@@ -269,7 +269,7 @@ class ConversationRuns(Vertical):
             raise
         final = None
         if outcome != "offline":  # (else the reply stays open: the rejoined run continues it)
-            final = await final_state(self.app.live_backend, thread_id)
+            final = await final_state(self.app.session.live_backend, thread_id)
             await chat.finish_run(final.messages if final is not None else None)
         if final is not None and thread_id == self.thread_id:
             self.show_usage(thread_id, final.messages, before)
@@ -302,7 +302,7 @@ class ConversationRuns(Vertical):
         """After a run: the row's status and title, the header and the inspector; with
         `ask`, a question the agent now asks opens (unless its key is in `asked_before`:
         it was waiting before the run)."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None:
             return
         try:

@@ -183,7 +183,7 @@ class ThreadSidebar(Vertical):
     async def load_threads(self, first: bool = False) -> None:
         """Load the first page for the current filter and sort (a new search cancels this);
         `first` highlights its first row (home, when that row had been dropped)."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if backend is None:
             return
         flt = self.filter
@@ -224,7 +224,7 @@ class ThreadSidebar(Vertical):
 
     def _count_soon(self, flt: ThreadFilter) -> asyncio.Task:
         """The server's count for `flt`, asked alongside the first page."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         task = asyncio.create_task(backend.count_threads(flt.query(*self.sort[:2], 1, 0)))
         # when the search fails too, its error is the one reported: this one is only read
         task.add_done_callback(lambda task: task.cancelled() or task.exception())
@@ -241,8 +241,8 @@ class ThreadSidebar(Vertical):
         app = self.app
         if self._text_search is None:
             self._text_search = ConversationSearch(app.settings.data_dir)
-        embedded = app.server is not None and app.connection_url == app.server.url
-        server_key = f"embedded:{app.settings.data_dir}" if embedded else app.connection_url or ""
+        embedded = app.embedded.server is not None and app.session.connection_url == app.embedded.server.url
+        server_key = f"embedded:{app.settings.data_dir}" if embedded else app.session.connection_url or ""
 
         def progress(done: int, total: int) -> None:
             if self.filter.phrases and total:
@@ -250,7 +250,7 @@ class ThreadSidebar(Vertical):
 
         # Only the threads the rest of the search lets through need to be read again.
         scoped = flt.query("updated_at", "desc", 1, 0) if (flt.status or flt.metadata or flt.graph_id) else None
-        found = await self._text_search.find(app.live_backend, server_key, flt.phrases, progress, scoped)
+        found = await self._text_search.find(app.session.live_backend, server_key, flt.phrases, progress, scoped)
         if found.fresher is not None:
             self._search_again_after(found.fresher, flt)
         hits = found.hits
@@ -271,7 +271,7 @@ class ThreadSidebar(Vertical):
 
     async def _fetch_filled(self, flt: ThreadFilter, offset: int, want: int) -> tuple[list[ThreadSummary], int, bool]:
         """Fetch pages from `offset` until `want` rows match the filter or the server runs out."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         sort_by, order, _ = self.sort
         shown: list[ThreadSummary] = []
         for _ in range(MAX_FILL_PAGES if flt.is_local else 1):
@@ -286,7 +286,7 @@ class ThreadSidebar(Vertical):
 
     async def _fetch_range(self, flt: ThreadFilter, start: int, end: int) -> list[ThreadSummary]:
         """The rows of server offsets `start` to `end` that match the filter."""
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         sort_by, order, _ = self.sort
         shown: list[ThreadSummary] = []
         for offset in range(start, end, PAGE_SIZE):
@@ -304,7 +304,7 @@ class ThreadSidebar(Vertical):
     @work(exclusive=True, group="counts", exit_on_error=False)
     async def refresh_counts(self) -> None:
         """ "N of M threads" after the app added a row itself (a thread it created): M again."""
-        backend, flt = self.app.backend, self.filter
+        backend, flt = self.app.session.backend, self.filter
         if backend is not None and backend.capabilities.count and not flt.is_local:
             with contextlib.suppress(BackendError):  # outages are the connection indicator's to tell
                 self._total = await backend.count_threads(flt.query(*self.sort[:2], 1, 0))
@@ -361,7 +361,7 @@ class ThreadSidebar(Vertical):
 
     async def poll_statuses(self) -> None:
         """Keep statuses fresh while runs happen on other threads (one light request)."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         rows = self.thread_list.threads
         running = self._open is not None and self._open.run_in_progress
         if backend is None or not rows or running:
@@ -389,7 +389,7 @@ class ThreadSidebar(Vertical):
     async def read_asking(self) -> None:
         """Mark the idle rows on screen whose agent waits on a question, where the server's
         rows do not say (DeerFlow's Gateway): the backend reads their state once per update."""
-        backend = self.app.backend
+        backend = self.app.session.backend
         if not isinstance(backend, TellsAsking):
             return
         idle = [thread for thread in self.thread_list.visible_threads() if thread.status == "idle"]
@@ -426,7 +426,7 @@ class ThreadSidebar(Vertical):
     @dialog_worker
     async def new_thread(self) -> None:
         app = self.app
-        backend = app.live_backend
+        backend = app.session.live_backend
         try:
             assistants = await backend.list_assistants() if backend.capabilities.assistants else []
         except BackendError as error:
@@ -461,8 +461,8 @@ class ThreadSidebar(Vertical):
             NewThreadScreen(
                 assistants,
                 submit,
-                app.assistant_of(None),
-                graphs=app.graphs,
+                app.session.assistant_of(None),
+                graphs=app.session.graphs,
                 id_is_uuid=backend.capabilities.create_thread,
             )
         )
@@ -470,13 +470,13 @@ class ThreadSidebar(Vertical):
             return
         summary = created[0]
         if request.assistant_id:
-            app.thread_targets[summary.thread_id] = request.assistant_id
+            app.session.thread_targets[summary.thread_id] = request.assistant_id
         self.insert_thread(summary)
         self.post_message(self.Made())
         self.notify("Thread created.", timeout=2)
 
     def copy_selected(self) -> None:
-        backend, thread = self.app.backend, self.selected()
+        backend, thread = self.app.session.backend, self.selected()
         if backend is None or thread is None:
             return
         if not backend.capabilities.copy_thread:
@@ -486,9 +486,9 @@ class ThreadSidebar(Vertical):
 
     def send_selected(self) -> None:
         thread = self.selected()
-        if thread is None or self.app.backend is None:
+        if thread is None or self.app.session.backend is None:
             return
-        current = self.app.connection_url
+        current = self.app.session.connection_url
         profiles = [p for p in self.app.settings.profiles.values() if p.url.rstrip("/") != (current or "").rstrip("/")]
         if not profiles:
             self.notify(
@@ -514,12 +514,14 @@ class ThreadSidebar(Vertical):
             return
         self.notify(f"Sending the thread to {profile.name}…", timeout=3, markup=False)
         try:
-            target, _ = await app.open_backend(profile.url, profile.api_key(), profile.backend, profile.credentials())
+            target, _ = await app.connections.open_backend(
+                profile.url, profile.api_key(), profile.backend, profile.credentials()
+            )
         except BackendError as error:
             report(self, error, f"Connecting to {profile.name}")
             return
         try:
-            copy, steps = await move_thread(app.live_backend, thread.thread_id, target)
+            copy, steps = await move_thread(app.session.live_backend, thread.thread_id, target)
         except BackendError as error:
             report(self, error, f"Sending the thread to {profile.name}")
             return
@@ -531,7 +533,7 @@ class ThreadSidebar(Vertical):
 
     @work(group="copy")
     async def copy_thread(self, thread_id: str) -> None:
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         try:
             copy = await backend.copy_thread(thread_id)
         except BackendError as error:
@@ -546,12 +548,12 @@ class ThreadSidebar(Vertical):
     @dialog_worker
     async def rename_thread(self, thread: ThreadSummary) -> None:
         app = self.app
-        backend = app.live_backend
+        backend = app.session.live_backend
         title = await app.push_screen_wait(PromptScreen("Rename thread", thread.title, "a title for this thread"))
         if title is None:
             return
         try:
-            where = await write_title(backend, thread, title, app.assistant_of(thread))
+            where = await write_title(backend, thread, title, app.session.assistant_of(thread))
         except BackendError as error:
             report(self, error, "Renaming the thread")
             return
@@ -565,7 +567,7 @@ class ThreadSidebar(Vertical):
 
     @dialog_worker
     async def delete_thread(self, thread: ThreadSummary) -> None:
-        backend = self.app.live_backend
+        backend = self.app.session.live_backend
         question = Content.assemble(
             "Delete the thread ",
             (one_line(thread.display_title, 50), "bold"),

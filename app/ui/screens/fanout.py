@@ -238,7 +238,8 @@ class FanOutScreen(Screen[str | None]):
             return
         assistant = values.pop(ASSISTANT, "")
         options = RunOptions(assistant_id=str(assistant), values=values, send_as=self.options.send_as)
-        graphs = list(getattr(self.app, "graphs", None) or [self.target])
+        session = getattr(self.app, "session", None)  # (none in a test's bare app)
+        graphs = list(session.graphs if session is not None else []) or [self.target]
         edited = await self.app.push_screen_wait(RunOptionsScreen(options, self.fields, [], graphs))
         if edited is not None:
             picked = {ASSISTANT: edited.assistant_id} if edited.assistant_id else {}

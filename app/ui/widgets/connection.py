@@ -42,13 +42,13 @@ class ConnectionIndicator(Static):
         self.set_interval(HEALTH_SECONDS, self.check_health)
 
     def show(self, detail: str = "") -> None:
-        backend = self.app.backend
+        backend = self.app.session.backend
         where = backend.url.split("://", 1)[-1] if backend is not None else ""
         if self.online:
             content = Content.assemble(("● ", "$success"), (clean(where), "dim"))
         else:
             content = Content.assemble(("○ offline ", "bold $error"), (clean(detail), "dim"))
-        if self.app.is_recording:
+        if self.app.connections.is_recording:
             content = Content.assemble(("◉ rec ", "bold $error"), content)
         self.update(content)
 
@@ -56,7 +56,7 @@ class ConnectionIndicator(Static):
     async def check_health(self) -> None:
         """Notice a server that went away, retry with backoff, and resume when it is back."""
         app = self.app
-        backend = app.backend
+        backend = app.session.backend
         now = app.monotonic()
         if backend is None or now < self._next_check:
             return
@@ -75,7 +75,7 @@ class ConnectionIndicator(Static):
                     timeout=10,
                     markup=False,
                 )
-            app.revive_embedded_server()
+            app.embedded.revive()
             self.show(f"retrying every {self._backoff:.0f}s")
             return
         if not self.online:
