@@ -13,7 +13,7 @@ from support.driving import screen_lines
 from textual.app import App
 from textual.geometry import Offset
 from textual.selection import Selection
-from threadbench.embedded.demo.script import rich_markdown
+from threadbench.embedded.demo.canned import rich_markdown
 from threadbench.models import ChatMessage, RunEvent, ToolCall
 from threadbench.ui.widgets.chat_log import ChatLog
 

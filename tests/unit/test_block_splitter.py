@@ -7,7 +7,7 @@ import random
 
 import pytest
 from textual.style import Style
-from threadbench.embedded.demo.script import long_markdown, rich_markdown
+from threadbench.embedded.demo.canned import long_markdown, rich_markdown
 from threadbench.ui.widgets.drawn_lines import Look
 from threadbench.ui.widgets.markdown_drawing import draw_parts
 from threadbench.ui.widgets.markdown_stream import BLOCK_CHARS, BlockSplitter, MarkdownText

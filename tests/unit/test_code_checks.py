@@ -44,3 +44,13 @@ def test_the_no_textual_contract_names_every_module_outside_the_ui() -> None:
         path.parent.name for path in (ROOT / "app").glob("*/__init__.py")
     }
     assert modules - entry_points - {"ui"} == named
+
+
+def test_no_module_is_over_600_lines() -> None:
+    """The house's limit: a module past it holds more than one purpose."""
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in (ROOT / "app").rglob("*.py")
+        if (n := len(path.read_text().splitlines())) > 600
+    }
+    assert long == {}

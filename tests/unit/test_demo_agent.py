@@ -11,8 +11,9 @@ from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, Too
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 from threadbench.embedded.demo.agent import build_graph, graph
+from threadbench.embedded.demo.canned import long_markdown, rich_markdown
 from threadbench.embedded.demo.model import ScriptedChatModel
-from threadbench.embedded.demo.script import DemoCrash, decide, long_markdown, rich_markdown, title_from, tokens
+from threadbench.embedded.demo.script import DemoCrash, decide, title_from, tokens
 from threadbench.embedded.demo.tools import TOOLS
 
 

@@ -13,7 +13,6 @@ import uuid
 from typing import TYPE_CHECKING, Protocol
 
 from textual import work
-from textual.containers import Vertical
 from textual.content import Content
 
 from ...backends.base import BackendError, ServerError, Unreachable
@@ -24,6 +23,7 @@ from ...streaming import pump
 from ...thread_ops import final_state, state_detail
 from ..report import gone, report
 from ..text import clean, one_line, plain
+from .composer_extras import ComposerExtras
 
 STREAM_GAP = Content.styled(
     "The server dropped part of this run's stream (it fell behind): the reply shows whole when the run ends.",
@@ -58,7 +58,7 @@ class StateView(Protocol):
     def load_graph(self, state: ThreadState, assistant: str) -> object: ...
 
 
-class ConversationRuns(Vertical):
+class ConversationRuns(ComposerExtras):
     app: ThreadbenchApp
     thread_id: str | None
     thread_state: ThreadState | None
@@ -76,9 +76,6 @@ class ConversationRuns(Vertical):
 
         def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None: ...
         def ask_human(self, thread_id: str, pending: list[PendingInput]) -> object: ...
-        def clear_follow_ups(self) -> None: ...
-        def fetch_follow_ups(self, thread_id: str, messages: list[ChatMessage]) -> object: ...
-        def show_usage(self, thread_id: str, messages: list[ChatMessage], before: set[str] | None = None) -> object: ...
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
