@@ -81,8 +81,11 @@ class RunStatus(Static):
     def _redraw(self) -> None:
         width = self.content_size.width
         content = self._text(counts=2)
-        for fewer in (1, 0):  # a run keeps to a row (a new height lays out the screen): the rate, then the count go
-            if self.state != "running" or not width or content.cell_length <= width:
+        for fewer in (
+            1,
+            0,
+        ):  # it keeps to a row where it can (a new height lays out the screen): the rate, then the count go
+            if not width or content.cell_length <= width:
                 break
             content = self._text(counts=fewer)
         rows = len(content.wrap(width)) if width else 0
