@@ -282,11 +282,17 @@ async def test_a_row_changes_in_place_and_a_removed_row_goes():
         assert "✗ error" in shown_row(threads, "t1")
         assert "? waiting" in shown_row(threads, "t2")
         threads.highlight_thread("t2")
+        await pilot.pause()
+        chosen = len(app.chosen)
         assert threads.remove_thread("t0")
         assert not threads.remove_thread("t0")
         await pilot.pause()
         assert [line.strip() for line in drawn(threads)[:4:2]] == ["Renamed", "Thread 2"]
         assert drawn(threads)[4].strip() == ""
+        assert threads.highlighted_thread_id == "t2" and len(app.chosen) == chosen, "the cursor stays on its thread"
+        assert threads.remove_thread("t2")
+        await pilot.pause()
+        assert threads.highlighted_thread_id == "t1" and app.chosen[-1] == ("t1", False), "the row left is shown"
 
 
 async def test_ten_thousand_rows_mount_without_a_widget_or_a_drawing_per_row(monkeypatch):

@@ -84,6 +84,8 @@ class ThreadList(ScrollView, can_focus=True):
     }
     """
     COMPONENT_CLASSES = {"thread-list--row-highlighted", "thread-list--row-hover"}
+    ALLOW_SELECT = False
+    """A drag moves nothing and selects no text (the drawn lines are kept without a selection)."""
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False),
         Binding("down", "cursor_down", "Down", show=False),
@@ -235,14 +237,18 @@ class ThreadList(ScrollView, can_focus=True):
 
     def remove_thread(self, thread_id: str) -> bool:
         """Drop a thread's row; False when the list did not hold it."""
-        index = self.index_of(thread_id)
+        index, keep = self.index_of(thread_id), self.highlighted_thread_id
         if index is None:
             return False
         self.window.remove(index)
         self._drawn.discard(thread_id)
         self._hover_row = None
         self._rows_changed()
-        self.highlighted = self.highlighted  # within the rows left
+        if keep != thread_id and (kept := self.index_of(keep)) is not None:
+            with self.prevent(self.Chosen):  # the same thread, open already
+                self.highlighted = kept
+        else:
+            self.highlighted = self.highlighted  # the row that took its place, if any
         return True
 
     def thread(self, thread_id: str) -> ThreadSummary | None:
