@@ -327,3 +327,21 @@ async def test_the_cursor_shows_with_or_without_the_focus(focused: bool):
         cursor = {s.style.bgcolor for s in threads.render_line(0) if s.style}
         rest = {s.style.bgcolor for s in threads.render_line(2) if s.style}
         assert cursor != rest
+
+
+async def test_the_row_under_the_mouse_is_lit():
+    app = ListApp()
+    async with app.run_test(size=SIZE) as pilot:
+        threads = await started(pilot, 3)
+
+        def background(y: int) -> set:
+            return {s.style.bgcolor for s in threads.render_line(y) if s.style}
+
+        plain = background(2)
+        await pilot.hover(ThreadList, offset=(5, 3))
+        await pilot.pause()
+        assert background(2) == background(3) != plain, "both lines of the second row"
+        assert background(0) == plain
+        await pilot.hover("#thread-list", offset=(5, 11))  # below the rows
+        await pilot.pause()
+        assert background(2) == plain
