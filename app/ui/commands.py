@@ -46,7 +46,7 @@ def open_thread(main: MainScreen, summary: ThreadSummary) -> None:
     threads = main.query_one("#thread-list", ThreadList)
     if threads.thread(summary.thread_id) is None:
         threads.set_threads([summary, *threads.threads], exhausted=threads.exhausted)
-    threads.highlighted = threads.get_option_index(summary.thread_id)
+    threads.highlight_thread(summary.thread_id)
     threads.post_message(ThreadList.Chosen(summary.thread_id, opened=True))
 
 

@@ -457,9 +457,7 @@ class MainScreen(Screen):
             return
         threads = self.thread_list
         threads.focus()
-        if threads.thread(thread_id) is not None:
-            threads.highlighted = threads.get_option_index(thread_id)
-        else:
+        if not threads.highlight_thread(thread_id):
             self._open_new_thread(thread_id)
 
     @work(group="open-side", exit_on_error=False)

@@ -33,7 +33,7 @@ async def test_the_embedded_server_dies_mid_stream_and_the_reply_still_ends_righ
         thread = await get_client(url=app.embedded.server.url).threads.create(graph_id="agent")
         screen.load_threads()
         await wait_for(pilot, lambda: any(t.thread_id == thread["thread_id"] for t in screen.thread_list.threads))
-        screen.thread_list.highlighted = screen.thread_list.get_option_index(thread["thread_id"])
+        screen.thread_list.highlight_thread(thread["thread_id"])
         await wait_for(pilot, lambda: screen.thread_id == thread["thread_id"])
         screen.query_one(Composer).focus()
         await pilot.pause()

@@ -70,7 +70,7 @@ async def open_row(pilot, thread_id: str) -> None:
     app = pilot.app
     threads = app.screen.query_one("#thread-list", ThreadList)
     threads.focus()
-    threads.highlighted = threads.get_option_index(thread_id)
+    threads.highlight_thread(thread_id)
     await wait_for(
         pilot,
         lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == thread_id,

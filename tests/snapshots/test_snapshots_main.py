@@ -137,7 +137,7 @@ async def open_thread(pilot, thread_id: str) -> None:
     search.value = "suite=snap"
     threads = app.screen.query_one("#thread-list", ThreadList)
     await wait_for(pilot, lambda: len(threads.threads) == 3, what="the seeded threads")
-    threads.highlighted = threads.get_option_index(thread_id)
+    threads.highlight_thread(thread_id)
     await wait_for(
         pilot,
         lambda: (

@@ -61,7 +61,7 @@ async def show_seeded(pilot) -> None:
     threads = app.screen.query_one("#thread-list", ThreadList)
     await wait_for(pilot, lambda: len(threads.threads) == len(THREADS), what="the seeded threads")
     first = next(iter(THREADS))
-    threads.highlighted = threads.get_option_index(first)
+    threads.highlight_thread(first)
     await wait_for(pilot, lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == first)
     threads.focus()
     await settle(pilot)

@@ -134,6 +134,14 @@ def screen_lines(app) -> list[str]:
     return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
+def shown_row(threads, thread_id: str) -> str:
+    """The lines the thread list draws for `thread_id`'s row (which must be on screen), as text."""
+    region = threads.row_region(threads.index_of(thread_id))
+    top = threads.scroll_offset.y
+    assert top <= region.y and region.bottom <= top + threads.scrollable_content_region.height, "off screen"
+    return "\n".join(threads.render_line(y - top).text for y in range(region.y, region.bottom))
+
+
 def press_at_once(app, *keys: str) -> None:
     """Keys as a terminal delivers them when typed fast: all handed to the app in one go, no
     waiting between them for the app to handle each (Pilot.press waits). A key is a name

@@ -19,6 +19,7 @@ from support.driving import (
     screen_text,
     settle,
     shown_messages,
+    shown_row,
     tag,
     wait_for,
     wait_ready,
@@ -268,7 +269,7 @@ async def test_highlighting_a_waiting_thread_does_not_pop_its_question(any_serve
         await wait_for(pilot, lambda: app.screen.run_status.state == "waiting", what="the waiting status")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-        assert "? waiting" in str(app.screen.thread_list.get_option_at_index(0).prompt)
+        assert "? waiting" in shown_row(app.screen.thread_list, app.screen.thread_list.threads[0].thread_id)
 
 
 async def test_rows_tell_a_question_from_a_pause(any_server_url):
@@ -375,7 +376,7 @@ async def test_a_question_left_for_later_leaves_the_row_once_a_run_moves_on(any_
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the question")
         await pilot.press("escape")  # later
-        row = lambda: str(screen.thread_list.get_option_at_index(0).prompt)  # noqa: E731
+        row = lambda: shown_row(screen.thread_list, screen.thread_list.threads[0].thread_id)  # noqa: E731
         await wait_for(pilot, lambda: "? waiting" in row(), what="the row waiting")
         screen.query_one(Composer).focus()
         await pilot.press(*"never mind", "enter")

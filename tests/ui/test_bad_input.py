@@ -28,7 +28,7 @@ import pytest
 import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
-from support.driving import TERMINAL, make_app, notices, press_at_once, screen_lines, settle, wait_for
+from support.driving import TERMINAL, make_app, notices, press_at_once, screen_lines, settle, shown_row, wait_for
 from textual.strip import Strip
 from textual.widgets import Input, Static, TextArea
 from threadbench.thread_filter import parse_filter
@@ -425,15 +425,12 @@ async def test_a_wide_or_rtl_title_fits_its_row(b: Bench, script: str) -> None:
     title = WIDE_TITLES[script]
     thread_id = await b.open(f"title-{script}", {"title": title, "messages": []})
     threads = b.main.query_one("#thread-list", ThreadList)
-    index = threads.get_option_index(thread_id)
-    assert threads._heights[index] == 2, "the row is two lines: title, then status and tags"
+    lines = shown_row(threads, thread_id).split("\n")
+    assert len(lines) == 2, "the row is two lines: title, then status and tags"
     width = threads.scrollable_content_region.width
-    option_style = threads.get_visual_style("option-list--option")
-    strips = threads._get_option_render(threads.get_option_at_index(index), option_style)
-    assert len(strips) == 2
-    for strip in strips:
-        assert cell_len(strip.text) == width
-    first = strips[0].text.strip()
+    for line in lines:
+        assert cell_len(line) == width
+    first = lines[0].strip()
     assert title.startswith(first.removesuffix("…")), first
     assert first.endswith("…") and cell_len(first) <= width
     header = b.main.query_one("#chat-header")

@@ -100,7 +100,7 @@ async def test_two_threads_side_by_side_and_open_the_other(server_url):
         await wait_for(pilot, lambda: len(threads.threads) == 2, what="the two threads")
         await settle(pilot)
         threads.focus()
-        threads.highlighted = threads.get_option_index(first)
+        threads.highlight_thread(first)
         await wait_for(pilot, lambda: main.thread_state and main.thread_state.thread_id == first, what="the first")
         await settle(pilot)
         await pilot.press("equals_sign")
@@ -109,7 +109,7 @@ async def test_two_threads_side_by_side_and_open_the_other(server_url):
         await settle(pilot)
         assert main.compare_left is None and not main.query_one("#compare-pick").display
         await pilot.press("equals_sign")
-        threads.highlighted = threads.get_option_index(second)
+        threads.highlight_thread(second)
         await wait_for(pilot, lambda: main.thread_id == second and main.thread_state.thread_id == second)
         await settle(pilot)
         await pilot.press("equals_sign")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, wait_for, wait_ready
+from support.driving import TERMINAL, make_app, shown_row, wait_for, wait_ready
 from textual.widgets import Input
 from threadbench.backends.langgraph import LangGraphBackend
 from threadbench.models import ChatMessage, ThreadState, ThreadSummary, ToolCall
@@ -124,7 +124,7 @@ async def test_quoted_words_in_the_search_box_list_the_threads_that_said_them(se
         search.focus()
         search.value = f'fts={tag} "{said}"'
         await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [match], what="the one match")
-        row = str(threads.get_option_at_index(0).prompt)
+        row = shown_row(threads, match)
         assert "“It failed: connection refused" in row  # the matching line, under the row
         search.value = f'fts={tag} "never said {tag[:6]}"'
         counts = app.screen.query_one("#thread-counts")

@@ -214,7 +214,7 @@ async def test_m_sends_the_highlighted_thread_to_a_profiles_server(server_url: s
         await wait_ready(pilot)
         threads = app.screen.query_one("#thread-list", ThreadList)
         await wait_for(pilot, lambda: threads.thread(thread_id) is not None, what="the thread listed")
-        threads.highlighted = threads.get_option_index(thread_id)
+        threads.highlight_thread(thread_id)
         threads.focus()
         await pilot.press("M")
         await wait_for(pilot, lambda: isinstance(app.screen, ChooseScreen), what="the servers")

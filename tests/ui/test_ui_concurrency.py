@@ -36,7 +36,7 @@ async def show(pilot, suite: str, thread_id: str) -> None:
         app.screen.query_one("#thread-search").value = f"suite={suite}"
         await wait_for(pilot, lambda: len(threads.threads) == 2)
     threads.focus()
-    threads.highlighted = threads.get_option_index(thread_id)
+    threads.highlight_thread(thread_id)
     await wait_for(
         pilot,
         lambda: (

@@ -52,7 +52,7 @@ async def open_row(pilot, thread_id: str) -> None:
     threads = pilot.app.screen.query_one("#thread-list", ThreadList)
     threads.focus()
     await pilot.pause()
-    index = threads.get_option_index(thread_id)
+    index = threads.index_of(thread_id)
     if threads.highlighted == index:
         await pilot.press("enter")
     else:

@@ -18,6 +18,7 @@ from support.driving import (
     open_tagged,
     screen_text,
     shown_messages,
+    shown_row,
     tag,
     wait_for,
     wait_ready,
@@ -207,7 +208,7 @@ async def test_a_row_tells_a_thread_waiting_on_a_clarification_without_opening_i
         await wait_for(pilot, lambda: [t.thread_id for t in rows.threads] == listed, what="the two rows")
         rows.highlighted = 0
         await wait_for(pilot, lambda: asking["thread_id"] in rows.waiting, what="the waiting row")
-        assert "? waiting" in str(rows.get_option(asking["thread_id"]).prompt)
+        assert "? waiting" in shown_row(rows, asking["thread_id"])
         assert app.screen.thread_id == newer["thread_id"]  # the waiting one was not opened
 
 

@@ -22,6 +22,7 @@ from support.driving import (
     screen_text,
     settle,
     shown_messages,
+    shown_row,
     shown_tool_calls,
     tag,
     wait_for,
@@ -199,20 +200,25 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
         threads.highlighted = 0
         await wait_for(pilot, lambda: screen.thread_id == order[0], what="first thread open")
 
-        refills: list[tuple[tuple, tuple]] = []
-        real_refill = threads._refill
+        # Pages that come or go must not move the highlighted row on screen.
+        landed: list[tuple[tuple, tuple]] = []
 
         def where() -> tuple:
             if threads.highlighted is None:
                 return (None, None)
-            return (threads.highlighted_thread_id, threads._index_to_line[threads.highlighted] - threads.scroll_y)
+            return (threads.highlighted_thread_id, threads.row_region(threads.highlighted).y - threads.scroll_y)
 
-        def refill() -> None:
-            before = where()
-            real_refill()
-            refills.append((before, where()))
+        def watched(land):
+            def landing(*args, **kwargs) -> bool:
+                before = where()
+                done = land(*args, **kwargs)
+                landed.append((before, where()))
+                return done
 
-        monkeypatch.setattr(threads, "_refill", refill)
+            return landing
+
+        monkeypatch.setattr(threads, "append_threads", watched(threads.append_threads))
+        monkeypatch.setattr(threads, "prepend_threads", watched(threads.prepend_threads))
 
         async def step(key: str, position: int) -> None:
             await pilot.press(key)
@@ -226,15 +232,15 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
         assert [t.thread_id for t in threads.threads] == order[-len(threads.threads) :]
         assert not threads.window.at_top
         assert counted(len(order)) in str(screen.query_one("#thread-counts").visual)
-        going_down = len(refills)
+        going_down = len(landed)
         assert going_down > 0
 
         for position in reversed(range(len(order) - 1)):
             await step("up", position)
         await wait_for(pilot, lambda: threads.window.at_top, what="the top again")
         assert [t.thread_id for t in threads.threads] == order[: len(threads.threads)]
-        assert len(refills) > going_down
-        assert all(before == after for before, after in refills), refills
+        assert len(landed) > going_down
+        assert all(before == after for before, after in landed), landed
         assert counted(len(threads.threads)) in str(screen.query_one("#thread-counts").visual)
         await wait_for(pilot, lambda: screen.thread_id == order[0], what="the first thread open again")
 
@@ -295,7 +301,7 @@ async def test_rename_copy_and_delete_with_confirmation(server_url):
         copy = threads.threads[0]
         assert copy.thread_id != thread["thread_id"] and copy.title == "Penguin research"
 
-        threads.highlighted = threads.get_option_index(thread["thread_id"])
+        threads.highlight_thread(thread["thread_id"])
         await pilot.press("x")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")  # changed my mind: nothing is deleted
@@ -414,7 +420,7 @@ async def test_escape_leaves_the_question_pending_and_the_thread_marked_waiting(
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, HumanInputScreen))
         assert app.screen.query_one("#run-status").state == "waiting"
-        assert "waiting" in str(threads.get_option_at_index(0).prompt)
+        assert "waiting" in shown_row(threads, thread["thread_id"])
         threads.focus()
         await pilot.press("a")  # ask again
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="modal again")

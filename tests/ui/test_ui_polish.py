@@ -490,7 +490,7 @@ async def test_clicking_a_thread_opens_it(server_url):
     app = make(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         threads = await show_only(pilot, meta, 2)
-        index = threads.get_option_index(ids[0])
+        index = threads.index_of(ids[0])
         await pilot.click("#thread-list", offset=(3, index * 2))
         await wait_for(pilot, lambda: app.screen.thread_id == ids[0], what="the clicked thread")
         await pilot.click("#inspector Tab#--content-tab-tab-timeline")
