@@ -120,15 +120,17 @@ class PagedTable(ScrollView, can_focus=True):
     }
     """
     BINDINGS = [
-        Binding("enter", "select_cursor", "Select", show=False),
-        Binding("up", "cursor_up", "Cursor up", show=False),
-        Binding("down", "cursor_down", "Cursor down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home,ctrl+home", "cursor_first", "First row", show=False),
-        Binding("end,ctrl+end", "cursor_last", "Last row", show=False),
-        Binding("left", "scroll_left", "Scroll left", show=False),
-        Binding("right", "scroll_right", "Scroll right", show=False),
+        Binding("enter", "select_cursor", "Select", show=False, tooltip="Choose the row (a version: put it in use)"),
+        Binding("up", "cursor_up", "Cursor up", show=False, tooltip="The row above"),
+        Binding(
+            "down", "cursor_down", "Cursor down", show=False, tooltip="The row below (near the end: the next page)"
+        ),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="A page up"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="A page down"),
+        Binding("home,ctrl+home", "cursor_first", "First row", show=False, tooltip="The first row"),
+        Binding("end,ctrl+end", "cursor_last", "Last row", show=False, tooltip="The last row fetched"),
+        Binding("left", "scroll_left", "Scroll left", show=False, tooltip="Scroll left (columns wider than the table)"),
+        Binding("right", "scroll_right", "Scroll right", show=False, tooltip="Scroll right"),
     ]
 
     cursor_row: reactive[int] = reactive(0, repaint=False)
