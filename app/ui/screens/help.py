@@ -54,6 +54,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     from ..widgets.chat_log import ChatLog
     from ..widgets.composer import Composer
     from ..widgets.decision_picker import DecisionPicker
+    from ..widgets.paged_table import PagedTable
     from ..widgets.state_tree import StateTree, TextViewScreen
     from ..widgets.thread_list import ThreadList
     from ..widgets.timeline import Timeline
@@ -114,6 +115,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
         ("Assistants", AssistantsScreen, False),
         ("Store", StoreScreen, False),
         ("Crons", CronsScreen, False),
+        ("Tables of runs, assistants, store, crons", PagedTable, False),
         ("Assistant, item or cron form", ObjectFormScreen, False),
         ("Rename", PromptScreen, False),
         ("Confirm", ConfirmScreen, False),
