@@ -471,7 +471,7 @@ async def test_a_server_refusal_keeps_the_answer_and_shows_the_reason(server_url
         assert modal.query_one("#human-input-answer", Input).value == "keep me"
         app.answer_with = ""  # the same modal, answered again, now accepted
         modal.submit_callback = answer_submitter(
-            app.session.backend,
+            app.backend,
             app.thread_id,
             lambda events: app.run_worker(app._run(events), exclusive=True),
             assistant_id="hi_clarify",
