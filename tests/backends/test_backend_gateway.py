@@ -260,5 +260,5 @@ def test_threadbench_starts_on_the_gateway(gateway_url: str, tmp_path, monkeypat
     made: list[ThreadbenchApp] = []
     monkeypatch.setattr(ThreadbenchApp, "run", lambda self, *a, **k: made.append(self))
     assert main(["--url", gateway_url, "--data-dir", str(tmp_path)]) == 0
-    assert made[0].backend_kind == "deerflow-gateway"
+    assert made[0].session.backend_kind == "deerflow-gateway"
     assert main(["--url", gateway_url + "/", "--backend", "deerflow-gateway", "--data-dir", str(tmp_path)]) == 0
