@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from support.compat import needs_compat
 from support.driving import TERMINAL, make_app, press_at_once, screen_lines, wait_for, wait_ready
 from support.loading import slow_main_screen_load
 from textual.command import CommandInput, CommandPalette
@@ -94,7 +93,6 @@ async def test_keys_typed_as_the_palette_is_handed_over_keep_their_order(server_
         await wait_for(pilot, lambda: palette_over_main_holds(app, text), what="the palette over the main screen")
 
 
-@needs_compat  # (a closing widget's worker failing is no crash: textual_compat.app_hooks)
 async def test_keys_typed_right_behind_ctrl_p_are_the_palettes(server_url, slow_load):
     """ctrl+p and a word typed at once, before the palette is up: the word is its query (a
     dialog the app opens on its own takes no key typed before it)."""
