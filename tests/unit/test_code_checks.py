@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -54,3 +55,27 @@ def test_no_module_is_over_600_lines() -> None:
         if (n := len(path.read_text().splitlines())) > 600
     }
     assert long == {}
+
+
+def test_every_worker_of_the_app_is_declared_with_its_own_work() -> None:
+    """Textual's `@work` quits the app when a worker fails, a closing widget's too (an answer
+    that comes as the app quits): app/ui/workers.py's `work` drops that failure. A worker
+    started with `run_worker` says exit_on_error=False."""
+    own = ROOT / "app" / "ui" / "workers.py"
+    found = []
+    for path in (ROOT / "app").rglob("*.py"):
+        if path == own:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
+            if isinstance(node, ast.ImportFrom) and node.module == "textual":
+                found += [f"{where} imports textual's work" for alias in node.names if alias.name == "work"]
+            elif isinstance(node, ast.Attribute) and node.attr == "work" and getattr(node.value, "id", "") == "textual":
+                found.append(f"{where} uses textual.work")
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "run_worker":
+                quiet = any(
+                    k.arg == "exit_on_error" and getattr(k.value, "value", True) is False for k in node.keywords
+                )
+                if not quiet:
+                    found.append(f"{where} run_worker without exit_on_error=False")
+    assert found == []
