@@ -54,7 +54,7 @@ class Terminal:
         self.output = b""
 
     def read(self, seconds: float) -> None:
-        """What the app writes for `seconds` (a step of read_until and wait)."""
+        """What the app writes for `seconds` (read_until's step)."""
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             ready, _, _ = select.select([self.fd], [], [], left)
@@ -75,14 +75,18 @@ class Terminal:
         os.write(self.fd, data)
 
     def wait(self, timeout: float = 20) -> int:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.read(0.2)
+        """The app's exit status, once it has exited (what it writes meanwhile is read)."""
+        codes: list[int] = []
+
+        def exited() -> bool:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
-                os.close(self.fd)
-                return os.waitstatus_to_exitcode(status)
-        raise AssertionError("the app did not exit")
+                codes.append(os.waitstatus_to_exitcode(status))
+            return bool(pid)
+
+        self.read_until(exited, timeout, "the app to exit")
+        os.close(self.fd)
+        return codes[0]
 
 
 def test_version_and_help():
