@@ -79,3 +79,54 @@ def test_every_worker_of_the_app_is_declared_with_its_own_work() -> None:
                 if not quiet:
                     found.append(f"{where} run_worker without exit_on_error=False")
     assert found == []
+
+
+PAUSES_ALLOWED = {
+    "tests/support/waiting.py": "the one polling step of the waits on a condition (POLL)",
+    "tests/graphs/backend_graphs.py": "be_slow: a slow agent (the server's behaviour, not the test's)",
+    "tests/support/tenxgraph_server.py": "its graph's 'slow' reply, 50 ms a word: a slow agent on the 10xGraph server",
+}
+"""Where tests/ may pause for a fixed time, and why: nowhere else (issue 42)."""
+
+
+def fixed_pauses(source: str, where: str) -> list[str]:
+    """Each fixed pause in `source`: asyncio.sleep(N) but sleep(0), time.sleep, a Pilot's
+    pause(N), Playwright's wait_for_timeout; in its code, and in code it holds in a string (a
+    graph written to a file)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []  # (a string that is no code)
+    found = []
+    bare = {  # `from time import sleep`, `from asyncio import sleep as nap`
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module in ("time", "asyncio")
+        for alias in node.names
+        if alias.name == "sleep"
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "\n" in node.value:
+            found += fixed_pauses(node.value, f"{where}:{node.lineno} (in a string)")
+        if not isinstance(node, ast.Call):
+            continue
+        func, arguments = node.func, [*node.args, *(k.value for k in node.keywords)]
+        owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        zero = len(arguments) == 1 and isinstance(arguments[0], ast.Constant) and arguments[0].value == 0
+        sleep = (name == "sleep" and owner in ("asyncio", "time")) or (isinstance(func, ast.Name) and name in bare)
+        if (sleep and not zero) or (name == "pause" and arguments) or name == "wait_for_timeout":
+            found.append(f"{where}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_test_pauses_for_a_fixed_time() -> None:
+    """A test waits until something holds (tests/support/waiting.py), and a fault that needs a
+    slow server gets a slow server, not a sleep: only PAUSES_ALLOWED pause."""
+    found = {
+        str(path.relative_to(ROOT)): pauses
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if (pauses := fixed_pauses(path.read_text(), str(path.relative_to(ROOT))))
+    }
+    assert {name: pauses for name, pauses in found.items() if name not in PAUSES_ALLOWED} == {}
+    assert set(found) == set(PAUSES_ALLOWED), "a file allowed to pause no longer does: take it off the list"
