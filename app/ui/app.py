@@ -18,12 +18,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.theme import Theme
-from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
+from textual.worker import get_current_worker
 
 from ..config import Settings
 from ..logs import RedactSecrets, log, setup_logging
@@ -43,6 +43,7 @@ from .shell import ShellScreen, load_main_screen, main_screen_loaded
 from .textual_compat.app_hooks import CompatApp
 from .thread_export import copy_last_reply, export_open_thread
 from .typed_keys import TypedKeys
+from .workers import work
 
 if TYPE_CHECKING:  # (imported where used: they load behind the first frame, see shell.py)
     from textual.command import Provider
@@ -325,17 +326,6 @@ class ThreadbenchApp(CompatApp):
             await self.typed_keys.route(event, super().on_event)
         else:
             await super().on_event(event)
-
-    def quiet_failure(self, error: Exception) -> bool:
-        """A worker whose widget is being taken down (the app quitting, a screen closed) may
-        still get its answer, and fail on the removed widgets it was for: that is no error.
-        Textual stops such workers only after the widgets are gone."""
-        if isinstance(error, WorkerFailed):
-            with contextlib.suppress(NoActiveWorker):
-                if not get_current_worker().node.is_running:
-                    log.debug("a worker of a closing widget failed: %r", error.error)
-                    return True
-        return False
 
     async def on_unmount(self) -> None:
         self.collector.stop()

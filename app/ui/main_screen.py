@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -40,6 +40,7 @@ from .widgets.key_footer import KeyFooter
 from .widgets.run_status import RunStatus
 from .widgets.thread_list import ThreadList
 from .widgets.timeline import Timeline
+from .workers import work
 
 if TYPE_CHECKING:
     from .app import ThreadbenchApp

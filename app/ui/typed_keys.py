@@ -31,11 +31,13 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, TypeVar, cast
 
-from textual import events, work
+from textual import events
 from textual.app import App
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.timer import Timer
+
+from .workers import work
 
 ORDER_LIMIT = 0.5
 """Seconds a key waits at most for the one before it (whose marker waits in a busy queue)."""

@@ -17,6 +17,7 @@ import httpx
 import pytest
 import pytest_asyncio
 from langgraph_sdk import get_client
+from support.waiting import eventually
 from threadbench.backends.base import (
     Backend,
     BackendError,
@@ -50,20 +51,11 @@ def human(text: str) -> dict:
 
 
 async def wait_for_run(backend: LangGraphBackend, thread_id: str, timeout: float = 10.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        run_id = await backend.active_run(thread_id)
-        if run_id:
-            return run_id
-        await asyncio.sleep(0.05)
-    raise AssertionError("the run never became active")
+    return await eventually(lambda: backend.active_run(thread_id), timeout, what="the run to become active")
 
 
 async def wait_for_event(events: list[RunEvent], kind: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not any(event.kind == kind for event in events):
-        assert time.monotonic() < deadline, f"no {kind} event"
-        await asyncio.sleep(0.02)
+    await eventually(lambda: any(event.kind == kind for event in events), timeout, what=f"a {kind} event")
 
 
 @pytest_asyncio.fixture
@@ -575,8 +567,7 @@ async def test_a_cut_stream_resumes_with_every_event_exactly_once(backend: LangG
     thread = await backend.create_thread(graph_id="be_chat")
     before = await read_until(backend.stream_run(thread.thread_id, say("many words " * 80)), 10)
     run_id = before[0].run_id
-    while await backend.active_run(thread.thread_id):
-        await asyncio.sleep(0.05)
+    await get_client(url=server_url).runs.join(thread.thread_id, run_id)  # (the server answers at the run's end)
     record = trace(await server_record(server_url, thread.thread_id, run_id))
     inside = next(k for k in range(len(before), len(record) - 1) if record[k][0] == record[k + 1][0])
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 import pytest
+from support.waiting import eventually
 from threadbench.backends.base import Backend, NotFound, ServerError
 from threadbench.backends.http import Uncancelled
 from threadbench.backends.langgraph import LangGraphBackend
@@ -25,13 +26,14 @@ ROUNDS, AT_ONCE = 40, 150
 
 
 async def cancel_rounds(call: Callable[[], Awaitable[object]]) -> None:
-    """Rounds of requests sent together and cancelled a few milliseconds later, as a user
-    scrolling fast through threads cancels the open of each one passed."""
+    """Rounds of requests sent together and cancelled as they go, as a user scrolling fast
+    through threads cancels the open of each one passed: on their way into the pool, or in
+    flight (once some of them are answered, the others at every stage of theirs)."""
     chance = random.Random(7)
     for round in range(ROUNDS):
         tasks = [asyncio.ensure_future(call()) for _ in range(AT_ONCE)]
         if round % 2:
-            await asyncio.sleep(chance.random() * 0.05)  # in flight
+            await until_answered(tasks, chance.randrange(1, AT_ONCE // 2))  # in flight
         else:
             for _ in range(chance.randrange(8)):  # on the way into the pool
                 await asyncio.sleep(0)
@@ -40,15 +42,23 @@ async def cancel_rounds(call: Callable[[], Awaitable[object]]) -> None:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+async def until_answered(tasks: list[asyncio.Future], count: int, timeout: float = 30.0) -> None:
+    """Until `count` of `tasks` are done."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    pending = {task for task in tasks if not task.done()}
+    while len(tasks) - len(pending) < count:
+        left = deadline - loop.time()
+        assert left > 0, f"only {len(tasks) - len(pending)} of {len(tasks)} requests answered in {timeout:g} s"
+        _, pending = await asyncio.wait(pending, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+
+
 def pool_of(client) -> object:
     return client._transport._pool  # httpcore's pool: no public way to see its connections
 
 
 async def assert_pool_recovers(backend: Backend, pool) -> None:
-    deadline = time.monotonic() + 30
-    while pool._requests and time.monotonic() < deadline:  # the requests let run finish
-        await asyncio.sleep(0.05)
-    assert not pool._requests
+    await eventually(lambda: not pool._requests, 30, "the requests let run to finish")
     connecting = [c for c in pool.connections if "CONNECTING" in repr(c)]
     assert not connecting, f"{len(connecting)} of {len(pool.connections)} connections left connecting"
     started = time.monotonic()
@@ -78,20 +88,24 @@ async def test_tenxgraph_pool_survives_cancelled_requests(tenxgraph_url: str) ->
 
 async def test_a_cancelled_caller_is_let_go_and_its_request_runs_to_the_end() -> None:
     guard = Uncancelled()
+    sent, answer, done = asyncio.Event(), asyncio.Event(), asyncio.Event()
     finished: list[str] = []
 
-    async def request(name: str) -> str:
-        await asyncio.sleep(0.05)
+    async def request(name: str) -> str:  # a server that answers when the test says
+        sent.set()
+        await answer.wait()
         finished.append(name)
+        done.set()
         return name
 
     caller = asyncio.ensure_future(guard.run(request("sent")))
-    await asyncio.sleep(0.01)
+    await asyncio.wait_for(sent.wait(), 10)
     caller.cancel()
     with pytest.raises(asyncio.CancelledError):
         await caller  # at once, not after the request
     assert finished == []
-    await asyncio.sleep(0.1)
+    answer.set()
+    await asyncio.wait_for(done.wait(), 10)
     assert finished == ["sent"]
     assert await guard.run(request("next")) == "next"
 
@@ -108,8 +122,8 @@ async def test_requests_past_the_slots_wait_and_a_cancelled_wait_sends_nothing()
 
     running = [asyncio.ensure_future(guard.run(request(n))) for n in range(Uncancelled.SLOTS)]
     waiting = asyncio.ensure_future(guard.run(request(-1)))
-    await asyncio.sleep(0.05)
-    assert len(started) == Uncancelled.SLOTS and -1 not in started
+    await eventually(lambda: len(started) == Uncancelled.SLOTS, 10, "every slot's request sent")
+    assert -1 not in started and not waiting.done()
     waiting.cancel()
     release.set()
     assert await asyncio.gather(*running) == list(range(Uncancelled.SLOTS))

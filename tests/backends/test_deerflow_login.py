@@ -5,7 +5,7 @@ serving a langgraph.json with an `auth` handler and an `http.app` login route, e
 DeerFlow's rules: an OAuth2 form login setting the cookies access_token and csrf_token,
 the cookie on every request, X-CSRF-Token on POST/PUT/PATCH/DELETE (checked first), a
 refusal for a wrong password, a lock-out after 5 failures, each user seeing only their own
-threads. brief@example.com's sessions expire after 1.5 s.
+threads. A test ends a user's sessions when it needs them expired (POST /api/test/expire).
 
 It stands for the session rules of DeerFlow's Gateway, which serves the login and the
 LangGraph-compatible API from one origin (its wrong-password answer is checked against the
@@ -20,7 +20,6 @@ import asyncio
 import os
 import subprocess
 import sys
-import time
 import uuid
 
 import httpx
@@ -41,13 +40,17 @@ from threadbench.ui.screens.connection import ConnectionScreen
 PASSWORD = "correct horse battery staple"
 ADA = Credentials("ada@example.com", PASSWORD)
 BOB = Credentials("bob@example.com", PASSWORD)
-BRIEF = Credentials("brief@example.com", PASSWORD)
-BRIEF_SECONDS = 1.5
+EXPIRING = Credentials("expiring@example.com", PASSWORD)
 
 
 def counts(url: str, email: str) -> dict:
     """How many times `email` logged in, and failed to (the test server counts)."""
     return httpx.get(f"{url}/api/test/logins", params={"email": email}, timeout=10).json()
+
+
+def expire_sessions(url: str, email: str) -> None:
+    """The server ends `email`'s sessions now: the next request gets 401 "Invalid token"."""
+    httpx.post(f"{url}/api/test/expire", params={"email": email}, timeout=10).raise_for_status()
 
 
 def say(text: str) -> RunRequest:
@@ -149,17 +152,17 @@ async def test_five_failures_lock_the_user_out_and_it_says_for_a_few_minutes(dee
 
 @pytest.mark.server
 async def test_an_expired_session_logs_in_again_once_and_the_call_succeeds(deerflow_url) -> None:
-    backend = LangGraphBackend(deerflow_url, credentials=BRIEF)
+    backend = LangGraphBackend(deerflow_url, credentials=EXPIRING)
     try:
         thread_id = await thread_with_reply(backend, "before")
-        before = counts(deerflow_url, BRIEF.email)["logins"]
-        await asyncio.sleep(BRIEF_SECONDS + 0.3)  # the session expires: 401 "Invalid token"
+        before = counts(deerflow_url, EXPIRING.email)["logins"]
+        expire_sessions(deerflow_url, EXPIRING.email)  # the session expires: 401 "Invalid token"
         assert [t.thread_id for t in await backend.search_threads(ThreadQuery(ids=[thread_id]))] == [thread_id]
-        assert counts(deerflow_url, BRIEF.email)["logins"] == before + 1
-        await asyncio.sleep(BRIEF_SECONDS + 0.3)
+        assert counts(deerflow_url, EXPIRING.email)["logins"] == before + 1
+        expire_sessions(deerflow_url, EXPIRING.email)
         events = [event async for event in backend.stream_run(thread_id, say("after"))]  # a stream, too
         assert any(e.kind == "values" for e in events) and not [e for e in events if e.kind == "error"]
-        assert counts(deerflow_url, BRIEF.email)["logins"] == before + 2
+        assert counts(deerflow_url, EXPIRING.email)["logins"] == before + 2
     finally:
         await backend.close()
 
@@ -301,17 +304,11 @@ def test_the_cli_asks_for_the_password_in_a_terminal_and_logs_in(deerflow_url, t
     asyncio.run(seed())
     monkeypatch.delenv("THREADBENCH_PASSWORD", raising=False)
     term = Terminal("--url", deerflow_url, "--email", ADA.email, "--data-dir", str(tmp_path))
-    deadline = time.monotonic() + 30
-    while b"Password for ada@example.com" not in term.output:
-        assert time.monotonic() < deadline, term.output.decode(errors="replace")
-        term.read(0.2)
+    term.read_until(lambda: b"Password for ada@example.com" in term.output, 30, "the password asked for")
     term.send(PASSWORD.encode() + b"\r")
     asked = len(term.output)
-    deadline = time.monotonic() + 60
-    while b"asked in a terminal" not in term.output[asked:]:
-        assert time.monotonic() < deadline, "the thread list never showed ada's thread"
-        term.read(0.3)
-    term.read(1.0)  # (as test_cli does: the first screen settles before ctrl+q)
+    term.read_until(lambda: b"asked in a terminal" in term.output[asked:], 60, "ada's thread in the thread list")
+    term.read_until(lambda: b"idle" in term.output[asked:], 30, "the thread opened (idle)")
     term.send(b"\x11")  # ctrl+q
     status = term.wait(timeout=30)
     assert status == 0, term.output[-3000:].decode(errors="replace")

@@ -46,7 +46,6 @@ import json
 import mimetypes
 import tempfile
 import threading
-import time
 from collections.abc import AsyncIterator
 from email.parser import BytesParser
 from pathlib import Path
@@ -59,6 +58,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from threadbench.embedded.launcher import free_port
+
+from .waiting import eventually_blocking
 
 RECORDED = Path(__file__).parents[1] / "data" / "gateway" / "recorded.json"
 HEALTH = {"service": "deer-flow-gateway", "status": "healthy"}
@@ -183,11 +184,13 @@ class GatewayStandIn:
 
     def start(self, timeout: float = 10.0) -> None:
         self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
+
+        def started() -> bool:
+            if not self._thread.is_alive():
                 raise RuntimeError("the Gateway stand-in did not start")
-            time.sleep(0.02)
+            return self._server.started
+
+        eventually_blocking(started, timeout, "the Gateway stand-in to start")
 
     def stop(self) -> None:
         self._server.should_exit = True

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import tempfile
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from threadbench.config import Settings
 from threadbench.ui.app import ThreadbenchApp
 from threadbench.ui.shell import load_main_screen
+
+from .waiting import pilot_step, until
 
 load_main_screen()  # an app made here starts on its main screen (the first frame's outline: tests/ui/test_shell.py)
 
@@ -41,25 +42,11 @@ def make_snapshot_app(url: str):
     return make_app(url, wrap_backend=StableCheckpointIds)
 
 
-async def until(
-    predicate: Callable[[], object], step: Callable[[], Awaitable[object]], timeout: float = 30.0, what: str = ""
-) -> None:
-    """Await `step()` until `predicate()` is true; past the deadline, fail saying what did
-    not happen. The one wait of the tests and of bench/ (which steps with asyncio.sleep:
-    Pilot.pause visits every widget, and that would be counted as the app's time)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what or predicate}")
-        await step()
-
-
 async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0, what: str = "") -> None:
     """Let the app run until `predicate()` is true (real servers answer in their own time);
     a timeout also says where the app was, for a failure seen once in a clean-clone run."""
     try:
-        await until(predicate, lambda: pilot.pause(0.05), timeout, what)
+        await until(predicate, pilot_step(pilot), timeout, what)
     except AssertionError as error:
         raise AssertionError(f"{error}\n{where_the_app_is(pilot.app)}") from None
 

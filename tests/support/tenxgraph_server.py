@@ -34,6 +34,8 @@ from pathlib import Path
 
 import httpx
 
+from .waiting import eventually_blocking
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 VENV_DIR = REPO_ROOT / ".cache" / "tenxgraph-venv"
 # 10xgraph itself is pinned too: the test graph uses its node / converter API.
@@ -234,20 +236,19 @@ app = graph.compile()
 
 
 # Runs `10xgraph dev` in this process after starting a thread that stops the server (SIGTERM,
-# which uvicorn handles) when the test process that started it dies: no server outlives a
-# killed pytest.
+# which uvicorn handles) when the test process that started it dies: it reads a pipe whose
+# other end only that process holds, and the read ends when it is closed. No server outlives
+# a killed pytest.
 WATCHDOG = """
-import os, signal, sys, threading, time
+import os, signal, sys, threading
 
-parent = int(os.environ["THREADBENCH_PARENT_PID"])
+parent_pipe = int(os.environ["THREADBENCH_PARENT_PIPE"])
 
 
 def watch():
-    while True:
-        time.sleep(0.5)
-        if os.getppid() != parent:
-            os.kill(os.getpid(), signal.SIGTERM)
-            return
+    while os.read(parent_pipe, 1):  # (b"": the other end closed, the test process gone)
+        pass
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 threading.Thread(target=watch, daemon=True).start()
@@ -296,6 +297,7 @@ class TenXGraphServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = self.workdir / "server.log"
         self.process: subprocess.Popen | None = None
+        self._parent_end: int | None = None
 
     def start(self) -> None:
         ensure_venv(log=lambda msg: print(msg, file=sys.stderr))
@@ -303,7 +305,8 @@ class TenXGraphServer:
         env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME", "PYTHONPATH", "MODE")}
         env["PYTHONPATH"] = str(self.workdir)
         env["MODE"] = "development"
-        env["THREADBENCH_PARENT_PID"] = str(os.getpid())
+        watched, self._parent_end = os.pipe()  # (not inherited by any other child)
+        env["THREADBENCH_PARENT_PIPE"] = str(watched)
         env["PATH"] = f"{VENV_DIR / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         if self.jwt:
             env["JWT_SECRET_KEY"] = JWT_SECRET
@@ -330,22 +333,25 @@ class TenXGraphServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
+                pass_fds=(watched,),
             )
         finally:
             log.close()
+            os.close(watched)
 
     def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def answers() -> bool:
             if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError(f"10xgraph dev exited early:\n{self.log_tail()}")
             try:
-                if httpx.get(f"{self.url}/ping", timeout=2).status_code == 200:
-                    return
+                return httpx.get(f"{self.url}/ping", timeout=2).status_code == 200
             except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise TimeoutError(f"10xgraph dev not ready after {timeout} s:\n{self.log_tail()}")
+                return False
+
+        try:
+            eventually_blocking(answers, timeout, "10xgraph dev to answer /ping")
+        except AssertionError as error:
+            raise TimeoutError(f"{error}:\n{self.log_tail()}") from None
 
     def log_tail(self, lines: int = 40) -> str:
         try:
@@ -355,6 +361,9 @@ class TenXGraphServer:
 
     def stop(self) -> None:
         proc, self.process = self.process, None
+        if self._parent_end is not None:
+            os.close(self._parent_end)  # (its watchdog stops it too)
+            self._parent_end = None
         if proc is None or proc.poll() is not None:
             return
         proc.send_signal(signal.SIGTERM)

@@ -5,10 +5,9 @@ before it opened: tests/ui/test_any_server.py."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from support.driving import TERMINAL, make_app, press_at_once, wait_for, wait_ready
+from support.waiting import Held
 from textual.widgets import Input
 from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.screens.crons import CronsScreen
@@ -18,26 +17,19 @@ from threadbench.ui.screens.object_form import ObjectFormScreen
 pytestmark = pytest.mark.server
 
 
-def slowed(method, seconds: float):
-    """The real server's answer, later: a slow server, made from a fast one."""
-
-    async def slow(*args, **kwargs):
-        await asyncio.sleep(seconds)
-        return await method(*args, **kwargs)
-
-    return slow
-
-
 async def test_keys_typed_behind_n_wait_for_the_new_thread_dialog(server_url):
     """Before, "my-thread" reached the thread list as its one-letter commands while the dialog
     read the assistants."""
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.session.backend.list_assistants = slowed(app.session.backend.list_assistants, 0.3)
+        read = app.session.backend.list_assistants = Held(app.session.backend.list_assistants)
         app.screen.thread_list.focus()
         await pilot.pause()
         press_at_once(app, "n", *"my-thread")
+        await wait_for(pilot, lambda: read.asked, what="the dialog's read")
+        await pilot.pause()  # every key handled while the read waits for the server
+        read.let_through()
         await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the dialog")
         field = app.screen.query_one("#new-thread-id", Input)
         await wait_for(pilot, lambda: field.value == "my-thread", what="every key typed, in the field")
@@ -49,10 +41,13 @@ async def test_keys_typed_as_the_dialog_opens_come_after_the_keys_held(server_ur
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.session.backend.list_assistants = slowed(app.session.backend.list_assistants, 0.3)
+        read = app.session.backend.list_assistants = Held(app.session.backend.list_assistants)
         app.screen.thread_list.focus()
         await pilot.pause()
         press_at_once(app, "n", *"abc")
+        await wait_for(pilot, lambda: read.asked, what="the dialog's read")
+        await pilot.pause()  # every key handled while the read waits for the server
+        read.let_through()
         await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the dialog")
         press_at_once(app, *"def")
         field = app.screen.query_one("#new-thread-id", Input)

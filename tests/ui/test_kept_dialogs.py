@@ -9,7 +9,7 @@ import uuid
 import pytest
 from langgraph_sdk import get_client
 from support.compat import needs_compat
-from support.driving import TERMINAL, make_app, screen_text, wait_for, wait_ready
+from support.driving import TERMINAL, make_app, screen_text, settle, wait_for, wait_ready
 from threadbench.ui.screens.assistants import AssistantsScreen
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.store import StoreScreen
@@ -96,7 +96,8 @@ async def test_a_question_of_the_store_closing_fetches_nothing_again(server_url)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asked first")
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen is screen, what="the question closed")
-        await pilot.pause(0.2)
+        await pilot.pause()  # the screen's resume handled,
+        await settle(pilot)  # and any fetch it started answered
         assert fetched == [] and screen.table.row_count == 1
         await close(pilot, StoreScreen)
         await open_with(pilot, "S", StoreScreen)

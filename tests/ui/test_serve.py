@@ -14,12 +14,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import aiohttp
 import httpx
 import pytest
+from support.waiting import eventually_blocking
 from threadbench.embedded.launcher import free_port
 
 pytestmark = pytest.mark.server
@@ -38,17 +38,16 @@ def serve(tmp_path: Path, *args: str, timeout: float = 30):
         start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
+
+    def answers() -> bool:
+        assert process.poll() is None, process.stdout.read().decode(errors="replace")
+        try:
+            return httpx.get(url, timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(url, timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None, process.stdout.read().decode(errors="replace")
-            assert time.monotonic() < deadline, "serve did not answer"
-            time.sleep(0.2)
+        eventually_blocking(answers, timeout, what="serve to answer")
         yield url
     finally:
         try:
@@ -163,22 +162,32 @@ def test_in_chromium_a_message_typed_on_the_keyboard_gets_its_reply(served_alone
     canvas, so the page's text is read where the browser receives it: the websocket."""
     if (problem := chromium_problem()) is not None:
         pytest.skip(problem)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     received: list[str] = []
+    sockets: list = []
 
     def drawn() -> str:
         """What the app drew, its escape sequences left out (runs of text stay whole)."""
         return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(received))
 
-    def wait_until(what: str, predicate, page, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            assert time.monotonic() < deadline, f"the page never showed {what}: ...{drawn()[-1500:]!r}"
-            page.wait_for_timeout(100)  # Playwright's own loop runs the websocket meanwhile
+    def opened(websocket) -> None:
+        sockets.append(websocket)
+        websocket.on("framereceived", frame)
 
     def frame(payload) -> None:
         received.append(payload.decode(errors="replace") if isinstance(payload, bytes) else payload)
+
+    def wait_until(what: str, predicate, page, timeout: float = 60.0) -> None:
+        """Until the frames received show `what`: looked at again as each frame comes."""
+        try:
+            if not sockets:
+                page.wait_for_event("websocket", timeout=timeout * 1000)
+            if not predicate():
+                sockets[0].wait_for_event("framereceived", predicate=lambda _: predicate(), timeout=timeout * 1000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"the page never showed {what}: ...{drawn()[-1500:]!r}") from None
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
@@ -186,7 +195,7 @@ def test_in_chromium_a_message_typed_on_the_keyboard_gets_its_reply(served_alone
         )
         try:
             page = browser.new_page()
-            page.on("websocket", lambda websocket: websocket.on("framereceived", frame))
+            page.on("websocket", opened)
             page.goto(served_alone)
             wait_until(
                 "the welcome", lambda: "threads" in drawn() and "Help" in drawn() and "0 threads" in drawn(), page

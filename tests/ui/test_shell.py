@@ -2,23 +2,21 @@
 in a thread (shell.py); the palette and ctrl+q answer meanwhile, and the keys typed are
 handed to the main screen in order.
 
-In this process the modules are imported already: the load is made slow (support/loading.py)."""
+In this process the modules are imported already: the load is held until the test lets it go
+(support/loading.py)."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
-from support.compat import needs_compat
-from support.driving import TERMINAL, make_app, press_at_once, screen_lines, wait_for, wait_ready
-from support.loading import slow_main_screen_load
+from support.driving import TERMINAL, make_app, press_at_once, screen_lines, wait_for, wait_ready, working
+from support.waiting import eventually, until
 from textual.command import CommandInput, CommandPalette
 from threadbench.ui.main_screen import MainScreen
-from threadbench.ui.shell import ShellScreen
+from threadbench.ui.shell import ShellScreen, main_screen_loaded
 
 pytestmark = pytest.mark.server
-
-LOAD_SECONDS = 1.0
 
 
 def shows(app, text: str) -> bool:
@@ -42,12 +40,7 @@ async def palette_typed(pilot, query: str, until: str) -> None:
     await wait_for(pilot, lambda: shows(pilot.app, until), what=repr(until))
 
 
-@pytest.fixture
-def slow_load(tmp_path, monkeypatch):
-    slow_main_screen_load(tmp_path, monkeypatch, LOAD_SECONDS)
-
-
-async def test_keys_typed_while_the_main_screen_loads_reach_the_composer(server_url, slow_load):
+async def test_keys_typed_while_the_main_screen_loads_reach_the_composer(server_url, held_load):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         assert isinstance(app.screen, ShellScreen)
@@ -57,19 +50,21 @@ async def test_keys_typed_while_the_main_screen_loads_reach_the_composer(server_
         press_at_once(app, *"hello")
         await pilot.pause()
         assert isinstance(app.screen, ShellScreen)  # still loading: the keys are held
+        held_load.let_go()
         await wait_ready(pilot)
         composer = app.screen.composer
         await wait_for(pilot, lambda: composer.text == "hello", what="the held keys typed")
 
 
 async def test_the_palette_opens_while_the_main_screen_loads_and_finds_the_apps_commands_once_loaded(
-    server_url, slow_load
+    server_url, held_load
 ):
     """Opened over the outline (ctrl+p typed ahead) it has only Textual's commands; when the
     main screen is up the palette is over it, with what was typed, and finds the app's commands."""
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await palette_typed(pilot, "new", until="No matches found")
+        held_load.let_go()
         await wait_for(pilot, lambda: palette_over_main_holds(app, "new"), what="the palette over the main screen")
         await wait_for(pilot, lambda: shows(app, "New thread"), what="the app's command")
         await pilot.press("t")  # typing goes on in the palette
@@ -79,32 +74,46 @@ async def test_the_palette_opens_while_the_main_screen_loads_and_finds_the_apps_
         assert not any(isinstance(screen, ShellScreen) for screen in app.screen_stack)
 
 
-@pytest.mark.parametrize("after", [0.9, 1.0, 1.1])
-async def test_keys_typed_as_the_palette_is_handed_over_keep_their_order(server_url, slow_load, after):
-    """Typed a key every 20 ms from about when the main screen comes (the load takes
-    LOAD_SECONDS): each key lands in the palette, in order, whichever palette had it."""
+@pytest.mark.parametrize("stage", ["before the load ends", "as the main screen comes", "as the palette is handed over"])
+async def test_keys_typed_as_the_palette_is_handed_over_keep_their_order(server_url, held_load, stage):
+    """A key typed as soon as the app has handled the one before, the load let go at `stage`:
+    each key lands in the palette, in order, whichever palette had it (the one over the
+    outline, the keys held while it is opened again, the one over the main screen)."""
     app = make_app(server_url)
     text = "abcdefghijklmnop"
+    half = len(text) // 2
     async with app.run_test(size=TERMINAL) as pilot:
         await pilot.press("ctrl+p")
-        await asyncio.sleep(after)
-        for character in text:
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        first = app.screen
+        if stage == "as the main screen comes":
+            held_load.let_go()
+        for n, character in enumerate(text):
+            if n == half and stage == "as the palette is handed over":
+                held_load.let_go()
+                # the first palette closed, to be opened again over the main screen: the rest are held
+                # (looked at each turn of the event loop: the hand-over takes a few)
+                await until(lambda: app.screen is not first, lambda: asyncio.sleep(0), 30, "the hand-over")
+                press_at_once(app, *text[half:])
+                break
             press_at_once(app, character)
-            await asyncio.sleep(0.02)
+            await pilot.pause()
+        held_load.let_go()
         await wait_for(pilot, lambda: palette_over_main_holds(app, text), what="the palette over the main screen")
 
 
-@needs_compat  # (a closing widget's worker failing is no crash: textual_compat.app_hooks)
-async def test_keys_typed_right_behind_ctrl_p_are_the_palettes(server_url, slow_load):
+async def test_keys_typed_right_behind_ctrl_p_are_the_palettes(server_url, held_load):
     """ctrl+p and a word typed at once, before the palette is up: the word is its query (a
     dialog the app opens on its own takes no key typed before it)."""
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         press_at_once(app, "ctrl+p", *"thread")
+        await pilot.pause()  # every key handled while the main screen loads
+        held_load.let_go()
         await wait_for(pilot, lambda: palette_over_main_holds(app, "thread"), what="the palette over the main screen")
 
 
-async def test_the_theme_picker_opened_while_loading_stays_until_closed(server_url, slow_load):
+async def test_the_theme_picker_opened_while_loading_stays_until_closed(server_url, held_load):
     """Another palette (Textual's theme picker) is not the one the app opens again: it stays
     over the outline, and the main screen comes when it is closed."""
     app = make_app(server_url)
@@ -113,24 +122,28 @@ async def test_the_theme_picker_opened_while_loading_stays_until_closed(server_u
         await pilot.press("enter")
         await wait_for(pilot, lambda: shows(app, "Search for themes"), what="the theme picker")
         picker = app.screen
-        await pilot.pause(LOAD_SECONDS + 0.5)
+        held_load.let_go()
+        await wait_for(pilot, lambda: not working(app, "start"), what="the main screen loaded")
+        await pilot.pause()  # (what the loaded main screen asked of the app done)
         assert app.screen is picker and isinstance(app.screen_stack[-2], ShellScreen)
         await pilot.press("escape")
         await wait_ready(pilot)
         assert not any(isinstance(screen, ShellScreen) for screen in app.screen_stack)
 
 
-async def test_ctrl_q_quits_while_the_main_screen_loads(server_url, slow_load):
+async def test_ctrl_q_quits_while_the_main_screen_loads(server_url, held_load):
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         assert isinstance(app.screen, ShellScreen)
+        await wait_for(pilot, held_load.started.is_set, what="the load under way")
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: not app.is_running, what="the app stopped")
-    await asyncio.sleep(LOAD_SECONDS)  # the load ends after the app: nothing is shown, nothing fails
+    held_load.let_go()  # the load ends after the app: nothing is shown, nothing fails
+    await eventually(lambda: held_load.finished.is_set() and main_screen_loaded(), 30, "the load to end")
     assert app.main_screen is None
 
 
-async def test_a_long_sentence_typed_while_loading_then_the_palette_each_get_their_keys(server_url, slow_load):
+async def test_a_long_sentence_typed_while_loading_then_the_palette_each_get_their_keys(server_url, held_load):
     """The sentence goes to the composer, all of it, before the palette opens again over the
     main screen: its keys are handed on while the palette's are held."""
     sentence = "a sentence typed while the app is still loading"
@@ -139,5 +152,7 @@ async def test_a_long_sentence_typed_while_loading_then_the_palette_each_get_the
         press_at_once(app, *sentence)
         await pilot.pause()
         press_at_once(app, "ctrl+p", *"new")
+        await pilot.pause()
+        held_load.let_go()
         await wait_for(pilot, lambda: palette_over_main_holds(app, "new"), what="the palette over the main screen")
         assert app.screen_stack[-2].composer.text == sentence

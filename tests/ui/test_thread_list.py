@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import threadbench.ui.widgets.thread_list as thread_list_module
 from rich.cells import cell_len
-from support.driving import shown_row
+from support.driving import shown_row, until
 from textual import events
 from textual.app import App, ComposeResult
 from threadbench.models import ThreadSummary
@@ -223,17 +223,32 @@ async def test_the_ages_tick_on_screen_only(monkeypatch):
         return real_row(thread, *args, **kwargs)
 
     monkeypatch.setattr(thread_list_module, "thread_row", counted_row)
+    ticks: list[int] = []
+    real_refresh = ThreadList.refresh_ages
+
+    def counted_refresh(self) -> None:
+        real_refresh(self)
+        ticks.append(len(ticks))
+
+    monkeypatch.setattr(ThreadList, "refresh_ages", counted_refresh)
+
+    async def a_tick_drawn(pilot) -> None:
+        """Until the timer's next tick, and what it asked drawn."""
+        seen = len(ticks)
+        await until(lambda: len(ticks) > seen, pilot.pause, 10, "the ages' next tick")
+        await pilot.pause()
+
     app = ListApp()
     async with app.run_test(size=SIZE) as pilot:
         threads = await started(pilot, 50)
         assert "○ idle  now" in drawn(threads)[1]
         built.clear()
         app.clock.now = START + timedelta(minutes=5)
-        await pilot.pause(0.2)
+        await a_tick_drawn(pilot)
         assert "○ idle  5m" in drawn(threads)[1]
         assert set(built) == {f"t{n}" for n in range(6)}, "only the six rows on screen are built again"
         built.clear()
-        await pilot.pause(0.2)
+        await a_tick_drawn(pilot)
         assert built == [], "an age that reads the same is not drawn again"
 
 

@@ -8,7 +8,6 @@ import uuid
 
 import pytest
 from langgraph_sdk import get_client
-from support.compat import needs_compat
 from support.driving import TERMINAL, ai_texts, make_app, notices, until, wait_for, wait_ready, working
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
@@ -94,7 +93,6 @@ async def test_a_run_started_elsewhere_on_the_thread_refuses_ours_with_a_reason(
         assert composer.text == "mine"  # nothing lost
 
 
-@needs_compat  # (a closing widget's worker failing is no crash: textual_compat.app_hooks)
 async def test_an_answer_that_comes_while_the_app_closes_is_dropped(server_url):
     """Textual takes the widgets down before it stops the workers that own them: an answer
     that came in between reached a removed timeline and crashed the quit (a clean-clone

@@ -15,6 +15,7 @@ import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, wait_for
 from support.payloads import DEERFLOW_FORM
+from support.waiting import eventually
 from textual import work
 from textual.app import App
 from textual.widgets import Input, OptionList, Static, TextArea
@@ -527,9 +528,10 @@ async def test_inbox_lists_three_waiting_threads_and_answering_one_removes_it(se
     client = get_client(url=server_url)
     state = await client.threads.get_state(ids[0])
     assert state["values"]["messages"][-1]["content"] == "You chose: A bullet list."
-    for _ in range(50):
+
+    async def answered() -> dict | None:
         state = await client.threads.get_state(ids[2])
-        if state["values"]["messages"][-1]["type"] == "ai" and not state["next"]:
-            break
-        await asyncio.sleep(0.1)
+        return state if state["values"]["messages"][-1]["type"] == "ai" and not state["next"] else None
+
+    state = await eventually(answered, 10, what="the DeerFlow thread's run to end with a reply")
     assert state["values"]["messages"][-1]["content"] == "Going with staging."

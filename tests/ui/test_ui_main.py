@@ -28,6 +28,7 @@ from support.driving import (
     wait_for,
     wait_ready,
 )
+from support.waiting import eventually
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.screens.pick_graph import PickGraphScreen
@@ -486,11 +487,10 @@ async def test_rollback_undoes_the_run(server_url):
 
 
 async def wait_for_status(client, thread_id: str, status: str, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while (await client.threads.get(thread_id))["status"] != status:
-        assert loop.time() < deadline, f"thread never became {status}"
-        await asyncio.sleep(0.1)
+    async def reached() -> bool:
+        return (await client.threads.get(thread_id))["status"] == status
+
+    await eventually(reached, timeout, what=f"the thread {status}")
 
 
 async def test_a_rows_age_ticks_without_a_fetch(server_url):

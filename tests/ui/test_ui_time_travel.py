@@ -19,6 +19,7 @@ from support.driving import (
     wait_for,
     wait_ready,
 )
+from support.waiting import eventually
 from threadbench.ui.regions import history
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.screens.edit_state import EditStateScreen
@@ -113,15 +114,14 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
         await pilot.press("p")
         # what lasts, not the "running" status: a short replay starts and ends between two looks
         client = get_client(url=server_url)
-        parents: list[str] = []
-        deadline = asyncio.get_running_loop().time() + 30
-        while len(parents) == len(set(parents)):
-            assert asyncio.get_running_loop().time() < deadline, "the replay never ran: no branch in the history"
-            await pilot.pause(0.1)  # the poll's interval, not a wait for something
+
+        async def branched() -> bool:  # some checkpoint has two children: a branch
             history = await client.threads.get_history(thread_id, limit=100)
             parents = [h["parent_checkpoint"]["checkpoint_id"] for h in history if h.get("parent_checkpoint")]
+            return len(parents) != len(set(parents))
+
+        await eventually(branched, what="the replay's branch in the history")
         await wait_for(pilot, lambda: app.screen.query_one("#run-status").state == "idle", what="replay ends")
-        assert len(parents) != len(set(parents))  # some checkpoint has two children: a branch
 
 
 async def test_edit_state_with_invalid_json_sends_nothing(server_url):
@@ -353,7 +353,7 @@ async def test_the_timeline_of_the_thread_left_goes_as_another_opens(server_url)
         assert inspector.timeline.checkpoints == []
         main.thread_list.focus()
         await pilot.press("left_square_bracket")
-        await pilot.pause(0.2)  # (settle would wait for the held read)
+        await pilot.pause()  # the key handled (settle would wait for the held read)
         assert not inspector.is_past_view and "past view" not in screen_text(app)
         gate.set()
         await wait_for(pilot, lambda: bool(inspector.timeline.checkpoints), what="its own checkpoints")

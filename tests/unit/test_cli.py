@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.waiting import POLL, eventually_blocking
 from threadbench.embedded.launcher import free_port
 
 GOOD_GRAPH = """
@@ -53,34 +54,39 @@ class Terminal:
         self.output = b""
 
     def read(self, seconds: float) -> None:
+        """What the app writes for `seconds` (read_until's step)."""
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.fd], [], [], 0.1)
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.fd], [], [], left)
             if ready:
                 try:
                     self.output += os.read(self.fd, 65536)
                 except OSError:
                     return
 
+    def read_until(self, done, timeout: float = 30, what: str = "") -> None:
+        """Read until `done()` holds (looked at again as output comes, or every POLL)."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}: ...{self.output[-1500:]!r}"
+            self.read(POLL)
+
     def send(self, data: bytes) -> None:
         os.write(self.fd, data)
 
     def wait(self, timeout: float = 20) -> int:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.read(0.2)
+        """The app's exit status, once it has exited (what it writes meanwhile is read)."""
+        codes: list[int] = []
+
+        def exited() -> bool:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
-                os.close(self.fd)
-                return os.waitstatus_to_exitcode(status)
-        raise AssertionError("the app did not exit")
+                codes.append(os.waitstatus_to_exitcode(status))
+            return bool(pid)
 
-
-def wait_until(predicate, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.2)
+        self.read_until(exited, timeout, "the app to exit")
+        os.close(self.fd)
+        return codes[0]
 
 
 def test_version_and_help():
@@ -132,16 +138,15 @@ def test_quitting_stops_the_embedded_server(tmp_path: Path):
     args = ("--graph", f"{graph}:graph", "--data-dir", str(data))
 
     term = Terminal(*args)
-    wait_until(lambda: server_pids(str(tmp_path)), timeout=30)
+    eventually_blocking(lambda: server_pids(str(tmp_path)), 30, "the embedded server")
     log = next(data.glob("servers/*/server.log"))
     config = next(data.glob("servers/*/langgraph.json"))
     assert config.is_file()
-    wait_until(lambda: "Application started up" in log.read_text(errors="replace"), timeout=60)
-    term.read(1.0)
-    assert b"starting embedded server" in term.output or b"idle" in term.output
+    eventually_blocking(lambda: "Application started up" in log.read_text(errors="replace"), 60, "the server up")
+    term.read_until(lambda: b"idle" in term.output, 30, "the app connected to it (idle)")
     term.send(b"\x11")  # ctrl+q
     assert term.wait(timeout=30) == 0
-    wait_until(lambda: not server_pids(str(tmp_path)), timeout=10)
+    eventually_blocking(lambda: not server_pids(str(tmp_path)), 10, "the server stopped")
 
 
 def test_quitting_while_the_embedded_server_boots_is_a_clean_exit(tmp_path: Path):
@@ -150,26 +155,23 @@ def test_quitting_while_the_embedded_server_boots_is_a_clean_exit(tmp_path: Path
     the waiting thread saw the server gone and failed the app while it closed (a race: the
     test without the fix failed one run in three)."""
     term = Terminal("--data-dir", str(tmp_path / "data"))
-    deadline = time.monotonic() + 20
-    while b"starting embedded server" not in term.output:
-        assert time.monotonic() < deadline, "no first frame"
-        term.read(0.05)
-    term.read(0.8)  # (the server still boots: it answers after 2 s or more)
-    assert b"idle" not in term.output
+    term.read_until(lambda: b"starting embedded server" in term.output, 20, "the first frame")
+    term.read_until(lambda: server_pids(str(tmp_path)), 20, "the server the app waits for")
+    assert b"idle" not in term.output  # (the server still boots: it answers after 2 s or more)
     term.send(b"\x11")  # ctrl+q
     assert term.wait(timeout=30) == 0
     assert b"not started" not in term.output
-    wait_until(lambda: not server_pids(str(tmp_path)), timeout=10)
+    eventually_blocking(lambda: not server_pids(str(tmp_path)), 10, "the server stopped")
 
 
 def test_a_crashed_app_leaves_no_server_behind(tmp_path: Path):
     graph = tmp_path / "counter.py"
     graph.write_text(GOOD_GRAPH)
     term = Terminal("--graph", f"{graph}:graph", "--data-dir", str(tmp_path / "data"))
-    wait_until(lambda: server_pids(str(tmp_path)), timeout=30)
+    eventually_blocking(lambda: server_pids(str(tmp_path)), 30, "the embedded server")
     os.kill(term.pid, signal.SIGKILL)
     term.wait(timeout=10)
-    wait_until(lambda: not server_pids(str(tmp_path)), timeout=15)
+    eventually_blocking(lambda: not server_pids(str(tmp_path)), 15, "the server stopped")
 
 
 def test_debug_turns_on_textual_devtools_even_without_textual_dev(tmp_path: Path, monkeypatch):

@@ -32,9 +32,10 @@ def test_merged_tokens_carry_the_id_of_the_last_one():
 
 
 async def test_pump_applies_everything_in_order_and_batches():
-    async def source():
+    async def source():  # (each event a turn of the event loop: the writer runs between them)
         for i in range(500):
             yield token(str(i % 10))
+            await asyncio.sleep(0)
         yield RunEvent(kind="end")
 
     batches, counts = [], []
@@ -42,7 +43,6 @@ async def test_pump_applies_everything_in_order_and_batches():
     async def apply(batch, count):
         batches.append(batch)
         counts.append(count)
-        await asyncio.sleep(0.001)
 
     await pump(source(), apply, frame=0.01)
     text = "".join(e.text for b in batches for e in b if e.kind == "token")
@@ -72,25 +72,36 @@ async def test_pump_reraises_reader_errors_after_applying_what_came_before():
 
 
 async def test_pump_shows_a_runs_first_token_at_once_and_paces_the_ones_after():
-    async def source():
-        yield RunEvent(kind="metadata", run_id="r1")
-        await asyncio.sleep(0.02)
-        yield token("first")
-        await asyncio.sleep(0.02)
-        yield token(" second")
-        await asyncio.sleep(0.3)
-        yield token(" third")
-        yield RunEvent(kind="end")  # the end: what is left goes without waiting
-
+    """The source sends each event once what came before it is applied (it has no clock of
+    its own): the one wait is pump's frame."""
+    frame = 0.5
     loop = asyncio.get_running_loop()
-    start = loop.time()
     applied: list[tuple[float, list[str]]] = []
+    changed = asyncio.Event()
 
     async def apply(batch, count):
-        applied.append((loop.time() - start, [e.text or e.kind for e in batch]))
+        applied.append((loop.time(), [e.text or e.kind for e in batch]))
+        changed.set()
 
-    await pump(source(), apply, frame=0.5)
-    (t_meta, meta), (t_first, first), (t_second, second) = applied
-    assert meta == ["metadata"] and first == ["first"] and second == [" second third", "end"]
-    assert t_first < 0.25  # not held back a frame by the metadata batch before it
-    assert t_second - t_first >= 0.3  # " second" waited: tokens after the first are paced
+    async def once_applied(batches: int) -> None:
+        while len(applied) < batches:
+            changed.clear()
+            await asyncio.wait_for(changed.wait(), 10)
+
+    async def source():
+        yield RunEvent(kind="metadata", run_id="r1")
+        await once_applied(1)
+        yield token("first")
+        await once_applied(2)
+        yield token(" second")
+        yield token(" third")
+        await once_applied(3)
+        yield token(" fourth")
+        yield RunEvent(kind="end")  # the end: what is left goes without waiting
+
+    await pump(source(), apply, frame=frame)
+    (t_meta, meta), (t_first, first), (t_second, second), (t_last, last) = applied
+    assert meta == ["metadata"] and first == ["first"] and second == [" second third"] and last == [" fourth", "end"]
+    assert t_first - t_meta < frame / 2  # not held back a frame by the metadata batch before it
+    assert t_second - t_first >= frame * 0.9  # " second" waited: tokens after the first are paced
+    assert t_last - t_second < frame / 2  # the end did not wait out the frame

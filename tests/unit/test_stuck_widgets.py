@@ -12,8 +12,10 @@ from textual.widgets import Static
 
 class Stuck(Static):
     release: asyncio.Event
+    waiting: asyncio.Event
 
     async def wait_forever(self) -> None:
+        self.waiting.set()
         await self.release.wait()
 
 
@@ -27,9 +29,9 @@ async def test_a_timed_out_wait_names_the_stuck_widget_and_its_stack() -> None:
     app = StuckApp()
     async with app.run_test() as pilot:
         stuck = app.query_one(Stuck)
-        stuck.release = asyncio.Event()
+        stuck.release, stuck.waiting = asyncio.Event(), asyncio.Event()
         stuck.call_later(stuck.wait_forever)
-        await asyncio.sleep(0.05)
+        await asyncio.wait_for(stuck.waiting.wait(), 10)  # its message loop is stuck from here
         with pytest.raises(WaitForScreenTimeout) as raised:
             await pilot._wait_for_screen(timeout=0.3)
         stuck.release.set()  # (else the app waits for it as it closes)

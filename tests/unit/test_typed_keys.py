@@ -12,6 +12,7 @@ import pkgutil
 
 import threadbench.ui
 from support.driving import press_at_once, until
+from support.waiting import eventually
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -72,13 +73,18 @@ class Gated(App):
 
 
 class Stuck(Input):
-    """An input whose x moves the focus on, then keeps its own queue busy for 3 s."""
+    """An input whose x moves the focus on, then keeps its own queue busy until let go (the
+    marker behind the x waits in this queue all that time)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.let_go = asyncio.Event()
 
     async def _on_key(self, event: events.Key) -> None:
         if event.key == "x":
             event.stop()
             self.screen.query_one("#one").focus()
-            await asyncio.sleep(3)  # (the marker behind the x waits that long in this queue)
+            await self.let_go.wait()
             return
         await super()._on_key(event)
 
@@ -95,9 +101,13 @@ async def test_keys_typed_behind_a_tab_go_to_the_field_it_moved_to():
 async def test_keys_held_behind_a_key_stuck_on_its_way_go_on_after_the_limit():
     app = Gated()
     async with app.run_test():
-        app.query_one("#stuck").focus()
+        stuck = app.query_one("#stuck", Stuck)
+        stuck.focus()
         press_at_once(app, "x", "a", "b", "c")
         typed = app.query_one("#one", Input)
-        # (asyncio.sleep, not Pilot.pause: that waits for the stuck queue too)
-        await until(lambda: typed.value == "abc", lambda: asyncio.sleep(0.02), 2, "abc, in order, let go in time")
+        try:
+            # (not Pilot.pause: that waits for the stuck queue too)
+            await eventually(lambda: typed.value == "abc", 2, "abc, in order, let go in time")
+        finally:
+            stuck.let_go.set()  # (else the app waits for it as it closes)
         assert ORDER_LIMIT < 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, cast
 
-from textual import work
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
@@ -27,6 +26,7 @@ from ..screens.run_options import RunOptionsScreen
 from ..screens.uploads import UploadsScreen
 from ..text import clean, one_line, plain
 from ..typed_keys import dialog_worker
+from ..workers import work
 
 if TYPE_CHECKING:
     from ..app import ThreadbenchApp

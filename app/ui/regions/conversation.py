@@ -17,7 +17,6 @@ import uuid
 from dataclasses import dataclass
 from typing import cast
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
@@ -52,6 +51,7 @@ from ..widgets.chat_find import ChatFind
 from ..widgets.chat_log import ChatLog
 from ..widgets.composer import Composer
 from ..widgets.run_status import RunStatus
+from ..workers import work
 from .composer_extras import TAKES_NO_FILES
 from .objects import ObjectScreens
 from .runs import ConversationRuns, Rows, StateView

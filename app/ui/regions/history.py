@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import on
 from textual.message import Message
 from textual.widgets import TabbedContent
 
@@ -26,6 +26,7 @@ from ..screens.prompt import PromptScreen
 from ..typed_keys import dialog_worker
 from ..widgets.state_tree import StateTree
 from ..widgets.timeline import Timeline
+from ..workers import work
 from .open_thread import OpenThread
 
 if TYPE_CHECKING:

@@ -12,7 +12,6 @@ import asyncio
 import uuid
 from typing import TYPE_CHECKING, Protocol
 
-from textual import work
 from textual.content import Content
 
 from ...backends.base import BackendError, ServerError, Unreachable
@@ -23,6 +22,7 @@ from ...streaming import pump
 from ...thread_ops import final_state, state_detail
 from ..report import gone, report
 from ..text import clean, one_line, plain
+from ..workers import work
 from .composer_extras import ComposerExtras
 
 STREAM_GAP = Content.styled(

@@ -15,7 +15,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -38,6 +38,7 @@ from ..text import one_line
 from ..typed_keys import dialog_worker
 from ..widgets.safe_input import SafeInput
 from ..widgets.thread_list import ThreadList
+from ..workers import work
 from .open_thread import OpenThread
 
 SORTS = [

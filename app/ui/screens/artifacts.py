@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.syntax import Syntax
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -29,6 +29,7 @@ from ...styles import STYLES
 from ..editor import EditorError, edit_in_editor
 from ..text import clean
 from ..widgets.key_footer import KeyFooter
+from ..workers import work
 from .confirm import ConfirmScreen
 from .prompt import PromptScreen
 

@@ -17,7 +17,7 @@ import shlex
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,6 +30,7 @@ from ...run_options import assistant_value
 from ...server_objects import AssistantInfo
 from ..text import clean, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
+from ..workers import work
 from .object_form import FormField, ObjectFormScreen
 from .objects_base import ObjectsScreen
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -21,6 +21,7 @@ from ...object_input import TypedWrong, parse_json_object
 from ...server_objects import CronJob
 from ..text import clean, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
+from ..workers import work
 from .object_form import FormField, ObjectFormScreen
 from .objects_base import ObjectsScreen
 

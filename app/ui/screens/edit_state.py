@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -28,6 +27,7 @@ from ...json_text import JsonProblem, editable_json, parse_json, parse_json_obje
 from ...models import ThreadState
 from ..text import clean
 from ..typed_keys import after_typed_keys
+from ..workers import work
 from .submitting import refusal_of
 
 Submit = Callable[[dict[str, Any], str | None], Awaitable[str | None]]

@@ -17,7 +17,6 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -35,6 +34,7 @@ from ..text import clean, one_line
 from ..typed_keys import after_typed_keys, dialog_worker
 from ..widgets.fanout_column import FanOutColumn
 from ..widgets.key_footer import KeyFooter
+from ..workers import work
 from .compare import CompareScreen
 from .run_options import RunOptionsScreen
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -59,6 +59,7 @@ from ..text import clean, one_line, plain, pretty_json
 from ..typed_keys import after_typed_keys
 from ..widgets.answer_box import AnswerBox
 from ..widgets.decision_picker import DECISION_KEYS, DecisionPicker
+from ..workers import work
 from .answer_draft import draft_of, restore_draft
 
 KIND_STYLES = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -35,6 +35,7 @@ from ...models import ThreadSummary
 from ...run_target import thread_graph
 from ...styles import STYLES
 from ..text import clean, one_line, plain
+from ..workers import work
 from .human_input import HumanInputScreen, kind_style
 
 if TYPE_CHECKING:

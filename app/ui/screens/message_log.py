@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from ...backends.base import BackendError
 from ...models import ChatMessage
 from ..text import clean, one_line
+from ..workers import work
 from .confirm import ConfirmScreen
 
 if TYPE_CHECKING:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -31,6 +30,7 @@ from ..text import clean
 from ..typed_keys import after_typed_keys
 from ..widgets.graph_choice import GraphChoice
 from ..widgets.safe_input import SafeInput
+from ..workers import work
 from .submitting import refusal_of
 
 

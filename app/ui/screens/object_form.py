@@ -8,7 +8,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -18,6 +17,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from ..text import plain
 from ..typed_keys import after_typed_keys
+from ..workers import work
 
 
 @dataclass

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -25,6 +25,7 @@ from ...object_input import seconds_text
 from ...server_objects import RunInfo
 from ..text import clean, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
+from ..workers import work
 from .cancel_run import CancelRunScreen
 from .objects_base import ObjectsScreen
 

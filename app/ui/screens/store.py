@@ -13,7 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -25,6 +25,7 @@ from ...object_input import TypedWrong, namespace_text, parse_json_object, parse
 from ...server_objects import StoreItem
 from ..text import clean, one_line, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
+from ..workers import work
 from .object_form import FormField, ObjectFormScreen
 from .objects_base import ObjectsScreen
 

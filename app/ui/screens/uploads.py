@@ -4,7 +4,7 @@ asking. The list is read, and a file removed, in this screen's workers."""
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,6 +17,7 @@ from ...artifacts import size_text
 from ...backends.base import BackendError, ServesUploads
 from ...models import UploadedFile
 from ..text import clean, one_line
+from ..workers import work
 from .confirm import ConfirmScreen
 
 NONE_SENT = "The thread holds no uploaded file."

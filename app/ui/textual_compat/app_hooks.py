@@ -1,12 +1,10 @@
-"""Two of App's private methods, the only way to change what an unhandled error does.
+"""One of App's private methods, the only way to change Textual's crash report.
 
 `_fatal_error` writes Textual's crash report, with the local variables of every frame: they can
 hold the API key or the password. Here it is written without them, the known secrets redacted.
-`_handle_exception` quits the app on any error a worker did not handle: a worker whose widget is
-being taken down (the app quitting, a screen closed) may still get its answer, and fail on the
-removed widgets it was for; `quiet_failure` says so, and it is no error.
+(A worker of a closing widget failing is no crash: that is `ui/workers.py`, on public API.)
 
-When they are not active, the crash report still never shows a secret: the app's public
+When it is not active, the crash report still never shows a secret: the app's public
 `error_console` writes through `CrashSummary`, which keeps only the report's last lines (what
 failed), the secrets redacted, and drops the frames and their variables.
 """
@@ -68,17 +66,9 @@ class CompatApp(App[None]):
         """What a crash report must not show."""
         return []
 
-    def quiet_failure(self, error: Exception) -> bool:
-        """True if `error` is no reason to quit."""
-        return False
-
     def _fatal_error(self) -> None:  # compat: Textual 8.2.8's crash report
         if not active():
             return super()._fatal_error()  # compat
         self.bell()
         self._exit_renderables.append(redacted_report(self.console, self.crash_secrets()))  # compat
         self._close_messages_no_wait()  # compat: what Textual's own does next
-
-    def _handle_exception(self, error: Exception) -> None:  # compat: Textual 8.2.8's error path
-        if not (active() and self.quiet_failure(error)):
-            super()._handle_exception(error)  # compat

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
 from ...backends.base import BackendError, Unauthorized
 from ..text import clean
+from ..workers import work
 
 HEALTH_SECONDS = 3.0
 """How often the server is asked if it is there; after a failure, retries back off."""

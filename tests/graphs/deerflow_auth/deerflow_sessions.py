@@ -1,10 +1,11 @@
 """The test DeerFlow's users and sessions, shared by its login route and its auth handler.
 
-Sessions are signed tokens "<email in hex>.<expiry in ms>.<signature>" (plain cookie
-characters) with a secret made when the server starts. Users (test-only passwords):
+Sessions are signed tokens "<email in hex>.<expiry in ms>.<generation>.<signature>" (plain
+cookie characters) with a secret made when the server starts. Users (test-only passwords):
 
-- ada@example.com, bob@example.com, carol@example.com: sessions last an hour;
-- brief@example.com: sessions last BRIEF_SECONDS (to test expiry and logging in again);
+- ada@example.com, bob@example.com, carol@example.com, expiring@example.com: sessions last an
+  hour, or until a test ends them (`expire_sessions`: the login's POST /api/test/expire), when
+  it tests expiry and logging in again;
 - any of them can be locked out by failing to log in MAX_FAILURES times.
 """
 
@@ -17,8 +18,9 @@ import time
 from collections import Counter
 
 PASSWORD = "correct horse battery staple"
-USERS = {email: PASSWORD for email in ("ada@example.com", "bob@example.com", "carol@example.com", "brief@example.com")}
-BRIEF_SECONDS = 1.5
+USERS = {
+    email: PASSWORD for email in ("ada@example.com", "bob@example.com", "carol@example.com", "expiring@example.com")
+}
 HOUR = 3600.0
 MAX_FAILURES = 5
 LOCKOUT_SECONDS = 300
@@ -27,6 +29,8 @@ _SECRET = secrets.token_bytes(32)
 logins: Counter[str] = Counter()
 failures: Counter[tuple[str, str]] = Counter()
 locked_until: dict[tuple[str, str], float] = {}
+generation: Counter[str] = Counter()
+"""A user's sessions made before their generation's last change have expired."""
 
 
 def _signature(text: str) -> str:
@@ -34,9 +38,13 @@ def _signature(text: str) -> str:
 
 
 def new_token(email: str) -> str:
-    lifetime = BRIEF_SECONDS if email.startswith("brief@") else HOUR
-    text = f"{email.encode().hex()}.{int((time.time() + lifetime) * 1000)}"
+    text = f"{email.encode().hex()}.{int((time.time() + HOUR) * 1000)}.{generation[email]}"
     return f"{text}.{_signature(text)}"
+
+
+def expire_sessions(email: str) -> None:
+    """Every session of `email` made so far expires now."""
+    generation[email] += 1
 
 
 def token_user(token: str) -> str | None:
@@ -44,5 +52,6 @@ def token_user(token: str) -> str | None:
     text, _, signature = token.rpartition(".")
     if not hmac.compare_digest(signature, _signature(text)):
         return None
-    email, _, expiry = text.partition(".")
-    return bytes.fromhex(email).decode() if int(expiry) > time.time() * 1000 else None
+    email_hex, expiry, made_in = text.split(".")
+    email = bytes.fromhex(email_hex).decode()
+    return email if int(expiry) > time.time() * 1000 and int(made_in) == generation[email] else None

@@ -6,8 +6,9 @@ a wrong password 401 {"detail": {"code": "invalid_credentials", ...}}, a foreign
 403, and MAX_FAILURES failures 429 for LOCKOUT_SECONDS. (DeerFlow counts failures per
 IP; here per IP and email, so that one test's lockout does not lock the others out.)
 
-GET /api/test/logins?email=... says how many times that user logged in, and failed to (for
-the tests).
+GET /api/test/logins?email=... says how many times that user logged in, and failed to, and
+POST /api/test/expire?email=... ends that user's sessions now (for the tests: a session that
+expires when the test says, not after a wait).
 """
 
 from __future__ import annotations
@@ -59,9 +60,15 @@ async def login_count(request: Request) -> JSONResponse:
     return JSONResponse({"logins": sessions.logins[email], "failures": failed})
 
 
+async def expire(request: Request) -> JSONResponse:
+    sessions.expire_sessions(request.query_params.get("email", ""))
+    return JSONResponse({"expired": True})
+
+
 app = Starlette(
     routes=[
         Route("/api/v1/auth/login/local", login_local, methods=["POST"]),
         Route("/api/test/logins", login_count, methods=["GET"]),
+        Route("/api/test/expire", expire, methods=["POST"]),
     ]
 )
