@@ -13,10 +13,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
+from textual.actions import SkipAction
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ..artifacts import artifact_paths
@@ -24,7 +28,7 @@ from ..backends.base import BackendError, ClearsState, KeepsMessageLog
 from ..compare import Side, side_label
 from ..models import ThreadState
 from ..thread_filter import ThreadFilter
-from .main_keys import MAIN_BINDINGS
+from .main_keys import screen_bindings
 from .regions.conversation import Conversation
 from .regions.inspector import Inspector
 from .regions.thread_sidebar import ThreadSidebar
@@ -44,6 +48,141 @@ from .widgets.timeline import Timeline
 if TYPE_CHECKING:
     from .app import ThreadbenchApp
 
+OWN_KEYS: list[Binding] = [
+    Binding(
+        "ctrl+r",
+        "refresh",
+        "Refresh",
+        priority=True,
+        show=False,
+        id="main.refresh",
+        tooltip="Refresh the list and the open thread",
+    ),
+    Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel", tooltip="Cancel the run"),
+    Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
+    Binding("o", "run_options", "Run options", id="main.options", tooltip="Run options (assistant, model, thinking…)"),
+    Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
+    Binding(
+        "left_square_bracket",
+        "older_checkpoint",
+        "Back in time",
+        id="main.older",
+        tooltip="Back in time: the previous checkpoint",
+    ),
+    Binding(
+        "right_square_bracket",
+        "newer_checkpoint",
+        "Forward",
+        id="main.newer",
+        tooltip="Forward in time: the next checkpoint",
+    ),
+    Binding(
+        "left_curly_bracket",
+        "older_turn",
+        "Previous turn",
+        show=False,
+        id="main.older_turn",
+        tooltip="Back in time: the previous checkpoint where a human turn starts",
+    ),
+    Binding(
+        "right_curly_bracket",
+        "newer_turn",
+        "Next turn",
+        show=False,
+        id="main.newer_turn",
+        tooltip="Forward in time: the next checkpoint where a human turn starts",
+    ),
+    Binding("g", "live_head", "Live head", show=False, id="main.live", tooltip="Back to the live head"),
+    Binding("e", "edit_state", "Edit state", show=False, id="main.edit", tooltip="Edit the state (JSON)"),
+    Binding("F", "fork", "Fork", show=False, id="main.fork", tooltip="Fork the thread from this checkpoint"),
+    Binding("p", "replay", "Replay", show=False, id="main.replay", tooltip="Replay from this checkpoint"),
+    Binding(
+        "E",
+        "edit_resend",
+        "Edit & resend",
+        show=False,
+        id="main.resend",
+        tooltip="Edit your last message and resend it",
+    ),
+    Binding(
+        "equals_sign",
+        "compare",
+        "Compare",
+        show=False,
+        id="main.compare",
+        tooltip="Compare side by side: pick this thread or checkpoint, then the other side",
+    ),
+    Binding(
+        "O",
+        "fan_out",
+        "Fan out",
+        show=False,
+        id="main.fan_out",
+        tooltip="Fan out: the same message from this checkpoint under up to four run-option sets, side by side",
+    ),
+    Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
+    Binding(
+        "d",
+        "artifacts",
+        "Artifacts",
+        show=False,
+        id="main.artifacts",
+        tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
+    ),
+    Binding(
+        "ctrl+u",
+        "attach_file",
+        "Attach",
+        show=False,
+        id="main.attach",
+        tooltip="Attach a file to the next message (a server that takes files: DeerFlow's Gateway)",
+    ),
+    Binding(
+        "ctrl+l",
+        "detach_file",
+        "Remove attachment",
+        show=False,
+        id="main.detach",
+        tooltip="Remove the file attached last, before sending",
+    ),
+    Binding(
+        "U",
+        "uploads",
+        "Uploads",
+        show=False,
+        id="main.uploads",
+        tooltip="Uploads: the files sent to this thread (remove one)",
+    ),
+    Binding(
+        "f3",
+        "follow_up",
+        "Follow-up",
+        show=False,
+        id="main.follow_up",
+        tooltip="Put the next suggested follow-up question in the composer",
+    ),
+    Binding(
+        "K",
+        "clear_state",
+        "Clear state",
+        show=False,
+        id="main.clear_state",
+        tooltip="Clear the thread's state (10xGraph)",
+    ),
+    Binding("L", "message_log", "Message log", show=False, id="main.message_log", tooltip="Message log (10xGraph)"),
+    Binding("R", "runs", "Runs", show=False, id="main.runs", tooltip="Runs of the open thread"),
+    Binding(
+        "A",
+        "assistants",
+        "Assistants",
+        show=False,
+        id="main.assistants",
+        tooltip="Assistants: search, versions, edit",
+    ),
+    Binding("S", "store", "Store", show=False, id="main.store", tooltip="Store: namespaces and items"),
+    Binding("C", "crons", "Crons", show=False, id="main.crons", tooltip="Crons: runs on a schedule"),
+]
+
 
 class MainScreen(Screen):
     app: ThreadbenchApp
@@ -52,7 +191,9 @@ class MainScreen(Screen):
     """What is typed before the threads are listed is a message, never one-letter commands
     or a search; the list takes the focus once it has rows (unless typing has begun)."""
 
-    BINDINGS = MAIN_BINDINGS
+    BINDINGS = screen_bindings(OWN_KEYS, {"sidebar": ThreadSidebar, "chat-pane": Conversation, "inspector": Inspector})
+    """The screen's own keys and its regions' (main_keys.py), each region's routed to it by
+    `region(id, action)`."""
 
     def compose(self) -> ComposeResult:
         self.connection = ConnectionIndicator(id="connection")
@@ -62,6 +203,7 @@ class MainScreen(Screen):
         self.sidebar.follow(self.conversation)
         self.inspector.follow(self.conversation)
         self.conversation.attach(rows=self.sidebar, inspector=self.inspector)
+        self.regions = {"sidebar": self.sidebar, "chat-pane": self.conversation, "inspector": self.inspector}
         with Horizontal(id="panes"):
             yield self.sidebar
             yield self.conversation
@@ -69,6 +211,8 @@ class MainScreen(Screen):
         yield Static(id="compare-pick")
         yield KeyFooter()
 
+    regions: dict[str, Widget] = {}
+    """The regions by id (from compose): where `region(id, action)` runs a key's action."""
     compare_left: Side | None = None
     """The side picked with = (the left of the next comparison)."""
     _compare_marked = ""
@@ -245,51 +389,33 @@ class MainScreen(Screen):
         if self.thread_id is not None and not self.run_in_progress:
             self.conversation.open_thread(self.thread_id)
 
-    # -- actions ---------------------------------------------------------------------------------
+    # -- keys ------------------------------------------------------------------------------------
 
-    def action_focus_search(self) -> None:
-        self.sidebar.focus_search()
+    async def action_region(self, region: str, action: str) -> None:
+        """A region's key (main_keys.py): its action, run on the region whatever has the focus."""
+        if not await self.app.run_action(action, self.regions[region]):
+            raise SkipAction()  # (the region's check_action said no, or the action skipped: the key goes on)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A region's key is enabled, shown or hidden as the region's check_action says."""
+        if action != "region":
+            return super().check_action(action, parameters)
+        region_id, region_action = parameters
+        region = self.regions.get(str(region_id))
+        if region is None:
+            return False  # (not composed yet)
+        _, name, region_parameters = parse_action(str(region_action))
+        return region.check_action(name, region_parameters)
+
+    # -- actions ---------------------------------------------------------------------------------
 
     def action_focus_composer(self) -> None:
         self.composer.focus()
-
-    def action_focus_threads(self) -> None:
-        self.thread_list.focus()
-
-    def action_cycle_sort(self) -> None:
-        backend = self.app.session.backend
-        if backend is not None and not backend.capabilities.sort:
-            self.notify(
-                f"{backend.capabilities.name} cannot sort threads: they are listed in its own order.",
-                severity="warning",
-                timeout=4,
-            )
-            return
-        self.sidebar.cycle_sort()
-        self.sidebar.load_threads()
 
     def action_refresh(self) -> None:
         self.sidebar.load_threads()
         if self.thread_id is not None:  # (its question stays for enter or a: a refresh asks nothing)
             self.conversation.open_thread(self.thread_id)
-
-    def action_new_thread(self) -> None:
-        if self.app.session.backend is not None:
-            self.sidebar.new_thread()
-
-    def action_copy_thread(self) -> None:
-        self.sidebar.copy_selected()
-
-    def action_send_thread(self) -> None:
-        self.sidebar.send_selected()
-
-    def action_rename_thread(self) -> None:
-        if self.app.session.backend is not None and (thread := self.sidebar.selected()) is not None:
-            self.sidebar.rename_thread(thread)
-
-    def action_delete_thread(self) -> None:
-        if self.app.session.backend is not None and (thread := self.sidebar.selected()) is not None:
-            self.sidebar.delete_thread(thread)
 
     def action_cancel_run(self) -> None:
         self.conversation.cancel()

@@ -7,9 +7,10 @@ Made (a thread made in the new-thread dialog), Renamed and Deleted.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
@@ -48,6 +49,31 @@ class ThreadActions(Vertical):
     class Deleted(Message):
         thread_id: str
 
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding("n", "new_thread", "New", id="main.new", tooltip="New thread"),
+        Binding(
+            "ctrl+n",
+            "new_thread",
+            "New thread",
+            show=False,
+            priority=True,
+            id="main.new_anywhere",
+            tooltip="New thread",
+        ),
+        Binding("c", "copy_thread", "Copy", show=False, id="main.copy", tooltip="Copy the thread (with its history)"),
+        Binding(
+            "M",
+            "send_thread",
+            "Send to server",
+            show=False,
+            id="main.send",
+            tooltip="Send the thread (with its history) to another server: a config-file profile",
+        ),
+        Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename", tooltip="Rename the thread"),
+        Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete", tooltip="Delete the thread"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
     if TYPE_CHECKING:  # what ThreadSidebar provides
 
         @property
@@ -61,6 +87,18 @@ class ThreadActions(Vertical):
             self.notify("Select a thread first.", severity="warning", timeout=2)
             return None
         return self.thread_list.thread(thread_id)
+
+    def action_new_thread(self) -> None:
+        if self.app.session.backend is not None:
+            self.new_thread()
+
+    def action_rename_thread(self) -> None:
+        if self.app.session.backend is not None and (thread := self.selected()) is not None:
+            self.rename_thread(thread)
+
+    def action_delete_thread(self) -> None:
+        if self.app.session.backend is not None and (thread := self.selected()) is not None:
+            self.delete_thread(thread)
 
     @dialog_worker
     async def new_thread(self) -> None:
@@ -114,7 +152,7 @@ class ThreadActions(Vertical):
         self.post_message(self.Made())
         self.notify("Thread created.", timeout=2)
 
-    def copy_selected(self) -> None:
+    def action_copy_thread(self) -> None:
         backend, thread = self.app.session.backend, self.selected()
         if backend is None or thread is None:
             return
@@ -123,7 +161,7 @@ class ThreadActions(Vertical):
             return
         self.copy_thread(thread.thread_id)
 
-    def send_selected(self) -> None:
+    def action_send_thread(self) -> None:
         thread = self.selected()
         if thread is None or self.app.session.backend is None:
             return

@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Static
@@ -65,6 +66,20 @@ class ThreadSidebar(ThreadActions):
         """A run started elsewhere on the open thread: follow it."""
 
         thread_id: str
+
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding("slash", "focus_search", "Search", id="main.search", tooltip="Search threads"),
+        Binding(
+            "s",
+            "cycle_sort",
+            "Sort",
+            show=False,
+            id="main.sort",
+            tooltip="Sort the threads (updated or created, either way)",
+        ),
+        Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
     def __init__(self, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -117,15 +132,9 @@ class ThreadSidebar(ThreadActions):
                 self._total -= 1  # said at once; the server's count follows
             self.refresh_counts()
 
-    def focus_search(self) -> None:
-        self.query_one("#thread-search", Input).focus()
-
     @property
     def sort(self) -> tuple[str, str, str]:
         return SORTS[self.sort_index]
-
-    def cycle_sort(self) -> None:
-        self.sort_index = (self.sort_index + 1) % len(SORTS)
 
     def show_counts(self, shown: int, total: int | None, note: str = "") -> None:
         """ "N of M threads"; "N threads" when the total is not known."""
@@ -144,6 +153,26 @@ class ThreadSidebar(ThreadActions):
     @property
     def _open_thread_id(self) -> str | None:
         return self._open.thread_id if self._open is not None else None
+
+    # -- its keys ------------------------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        self.query_one("#thread-search", Input).focus()
+
+    def action_focus_threads(self) -> None:
+        self.thread_list.focus()
+
+    def action_cycle_sort(self) -> None:
+        backend = self.app.session.backend
+        if backend is not None and not backend.capabilities.sort:
+            self.notify(
+                f"{backend.capabilities.name} cannot sort threads: they are listed in its own order.",
+                severity="warning",
+                timeout=4,
+            )
+            return
+        self.sort_index = (self.sort_index + 1) % len(SORTS)
+        self.load_threads()
 
     # -- search and pages ------------------------------------------------------------------------
 
