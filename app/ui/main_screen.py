@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..artifacts import artifact_paths
-from ..backends.base import BackendError, ClearsState, KeepsMessageLog
+from ..backends.base import BackendError
 from ..compare import Side, side_label
 from ..models import ThreadState
 from ..thread_filter import ThreadFilter
@@ -58,10 +58,6 @@ OWN_KEYS: list[Binding] = [
         id="main.refresh",
         tooltip="Refresh the list and the open thread",
     ),
-    Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel", tooltip="Cancel the run"),
-    Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
-    Binding("o", "run_options", "Run options", id="main.options", tooltip="Run options (assistant, model, thinking…)"),
-    Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
     Binding(
         "left_square_bracket",
         "older_checkpoint",
@@ -120,7 +116,6 @@ OWN_KEYS: list[Binding] = [
         id="main.fan_out",
         tooltip="Fan out: the same message from this checkpoint under up to four run-option sets, side by side",
     ),
-    Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
     Binding(
         "d",
         "artifacts",
@@ -129,58 +124,6 @@ OWN_KEYS: list[Binding] = [
         id="main.artifacts",
         tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
     ),
-    Binding(
-        "ctrl+u",
-        "attach_file",
-        "Attach",
-        show=False,
-        id="main.attach",
-        tooltip="Attach a file to the next message (a server that takes files: DeerFlow's Gateway)",
-    ),
-    Binding(
-        "ctrl+l",
-        "detach_file",
-        "Remove attachment",
-        show=False,
-        id="main.detach",
-        tooltip="Remove the file attached last, before sending",
-    ),
-    Binding(
-        "U",
-        "uploads",
-        "Uploads",
-        show=False,
-        id="main.uploads",
-        tooltip="Uploads: the files sent to this thread (remove one)",
-    ),
-    Binding(
-        "f3",
-        "follow_up",
-        "Follow-up",
-        show=False,
-        id="main.follow_up",
-        tooltip="Put the next suggested follow-up question in the composer",
-    ),
-    Binding(
-        "K",
-        "clear_state",
-        "Clear state",
-        show=False,
-        id="main.clear_state",
-        tooltip="Clear the thread's state (10xGraph)",
-    ),
-    Binding("L", "message_log", "Message log", show=False, id="main.message_log", tooltip="Message log (10xGraph)"),
-    Binding("R", "runs", "Runs", show=False, id="main.runs", tooltip="Runs of the open thread"),
-    Binding(
-        "A",
-        "assistants",
-        "Assistants",
-        show=False,
-        id="main.assistants",
-        tooltip="Assistants: search, versions, edit",
-    ),
-    Binding("S", "store", "Store", show=False, id="main.store", tooltip="Store: namespaces and items"),
-    Binding("C", "crons", "Crons", show=False, id="main.crons", tooltip="Crons: runs on a schedule"),
 ]
 
 
@@ -362,7 +305,7 @@ class MainScreen(Screen):
 
     @on(Composer.AttachRequested)
     def composer_attach(self) -> None:
-        self.conversation.attach_file()
+        self.conversation.action_attach_file()
 
     @on(Timeline.Selected)
     async def checkpoint_selected(self, event: Timeline.Selected) -> None:
@@ -409,39 +352,10 @@ class MainScreen(Screen):
 
     # -- actions ---------------------------------------------------------------------------------
 
-    def action_focus_composer(self) -> None:
-        self.composer.focus()
-
     def action_refresh(self) -> None:
         self.sidebar.load_threads()
         if self.thread_id is not None:  # (its question stays for enter or a: a refresh asks nothing)
             self.conversation.open_thread(self.thread_id)
-
-    def action_cancel_run(self) -> None:
-        self.conversation.cancel()
-
-    def action_run_options(self) -> None:
-        if self.app.session.backend is not None:
-            self.conversation.edit_run_options()
-
-    def action_answer(self) -> None:
-        self.conversation.answer()
-
-    def action_inbox(self) -> None:
-        if self.app.session.backend is not None:
-            self.conversation.open_inbox()
-
-    def action_runs(self) -> None:
-        self.conversation.open_runs()
-
-    def action_assistants(self) -> None:
-        self.conversation.open_assistants()
-
-    def action_store(self) -> None:
-        self.conversation.open_store()
-
-    def action_crons(self) -> None:
-        self.conversation.open_crons()
 
     async def action_older_checkpoint(self) -> None:
         await self._travel(self.inspector.older_checkpoint)
@@ -604,28 +518,6 @@ class MainScreen(Screen):
         state = self.inspector.live_state
         paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
         self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
-
-    def action_attach_file(self) -> None:
-        """ctrl+u: a file to send with the next message (#attach-dialog)."""
-        self.conversation.attach_file()
-
-    def action_detach_file(self) -> None:
-        self.conversation.detach_file()
-
-    def action_uploads(self) -> None:
-        """U: the files sent to the open thread (#uploads-view)."""
-        self.conversation.open_uploads()
-
-    def action_follow_up(self) -> None:
-        self.conversation.follow_up()
-
-    def action_clear_state(self) -> None:
-        if self.conversation.can(ClearsState, "clear a thread's state"):
-            self.conversation.clear_state(self.thread_id)
-
-    def action_message_log(self) -> None:
-        if self.conversation.can(KeepsMessageLog, "keep a message log apart from the state"):
-            self.conversation.message_log(self.thread_id)
 
 
 def find_main_screen(app: Any) -> MainScreen | None:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import dataclass
-from typing import cast
+from typing import ClassVar, cast
 
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
@@ -61,6 +62,13 @@ class Conversation(ConversationRuns, ObjectScreens):
         """The server no longer has this thread: the screen drops it everywhere."""
 
         thread_id: str
+
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
+        Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
+        Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
     def __init__(self, status_extra: Widget | None = None, **kwargs) -> None:
         """`status_extra` sits at the end of the status row (the connection indicator)."""
@@ -134,6 +142,9 @@ class Conversation(ConversationRuns, ObjectScreens):
     @property
     def run_status(self) -> RunStatus:
         return self.query_one("#run-status", RunStatus)
+
+    def action_focus_composer(self) -> None:
+        self.composer.focus()
 
     @property
     def composer_idle(self) -> bool:
@@ -475,7 +486,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             self._rows.mark_waiting(thread_id, True)
             self.run_status.end("waiting", "for your answer (a to answer)")
 
-    def answer(self) -> None:
+    def action_answer(self) -> None:
         """a: the agent's question again (or why there is none)."""
         if self.thread_id is None:
             self.notify("Open a thread first.", severity="warning", timeout=2)
@@ -488,6 +499,10 @@ class Conversation(ConversationRuns, ObjectScreens):
             self.notify(f"The agent is not waiting for an answer on this thread.{paused}", timeout=4, markup=False)
             return
         self.ask_human(self.thread_id, pending)
+
+    def action_inbox(self) -> None:
+        if self.app.session.backend is not None:
+            self.open_inbox()
 
     @dialog_worker
     async def open_inbox(self) -> None:

@@ -6,8 +6,9 @@ clear a thread's state, its message log). A base of Conversation (conversation.p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from textual.binding import Binding
 from textual.content import Content
 from textual.widget import Widget
 
@@ -36,6 +37,30 @@ which are a thread's, nor the crons, whose new cron defaults to the open thread.
 class ObjectScreens(Widget):
     app: ThreadbenchApp
 
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding(
+            "K",
+            "clear_state",
+            "Clear state",
+            show=False,
+            id="main.clear_state",
+            tooltip="Clear the thread's state (10xGraph)",
+        ),
+        Binding("L", "message_log", "Message log", show=False, id="main.message_log", tooltip="Message log (10xGraph)"),
+        Binding("R", "runs", "Runs", show=False, id="main.runs", tooltip="Runs of the open thread"),
+        Binding(
+            "A",
+            "assistants",
+            "Assistants",
+            show=False,
+            id="main.assistants",
+            tooltip="Assistants: search, versions, edit",
+        ),
+        Binding("S", "store", "Store", show=False, id="main.store", tooltip="Store: namespaces and items"),
+        Binding("C", "crons", "Crons", show=False, id="main.crons", tooltip="Crons: runs on a schedule"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
     if TYPE_CHECKING:  # what Conversation provides
         thread_id: str | None
         _rows: Rows
@@ -57,7 +82,7 @@ class ObjectScreens(Widget):
         return True
 
     @dialog_worker
-    async def open_runs(self) -> None:
+    async def action_runs(self) -> None:
         if not self._ready():
             return
         if self.thread_id is None:
@@ -80,7 +105,7 @@ class ObjectScreens(Widget):
             self.stream_again(thread_id, rerun_request(choice.run, self._inspector.stream_modes()))
 
     @dialog_worker
-    async def open_assistants(self) -> None:
+    async def action_assistants(self) -> None:
         if not self._ready():
             return
         app = self.app
@@ -92,12 +117,12 @@ class ObjectScreens(Widget):
             self.show_run_options()
             self.notify(f"Runs now go to {picked}.", timeout=3, markup=False)
 
-    def open_store(self) -> None:
+    def action_store(self) -> None:
         if self._ready():
             app = self.app
             app.push_screen(app.kept_screens.get("store", app.session.live_backend, StoreScreen))
 
-    def open_crons(self) -> None:
+    def action_crons(self) -> None:
         if self._ready():
             self.app.push_screen(
                 CronsScreen(self.app.session.live_backend, thread_id=self.thread_id, assistant_id=self.assistant)
@@ -115,6 +140,14 @@ class ObjectScreens(Widget):
             self.notify(f"{backend.capabilities.name} cannot {what}.", severity="warning", timeout=3)
             return False
         return True
+
+    def action_clear_state(self) -> None:
+        if self.can(ClearsState, "clear a thread's state"):
+            self.clear_state(self.thread_id)
+
+    def action_message_log(self) -> None:
+        if self.can(KeepsMessageLog, "keep a message log apart from the state"):
+            self.message_log(self.thread_id)
 
     @dialog_worker
     async def clear_state(self, thread_id: str) -> None:

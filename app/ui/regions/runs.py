@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from textual import work
+from textual.binding import Binding
 from textual.content import Content
 
 from ...backends.base import BackendError, ServerError, Unreachable
@@ -66,6 +67,11 @@ class ConversationRuns(ComposerExtras):
     thread_state: ThreadState | None
     _rows: Rows
     _inspector: StateView
+
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel", tooltip="Cancel the run"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
     if TYPE_CHECKING:  # what Conversation provides
 
@@ -289,7 +295,7 @@ class ConversationRuns(ComposerExtras):
 
     # -- cancelling --------------------------------------------------------------------------------
 
-    def cancel(self) -> None:
+    def action_cancel_run(self) -> None:
         row = self._rows.thread(self.thread_id) if self.thread_id else None
         busy = self.run_in_progress or (row is not None and row.status == "busy")
         if not busy or self.thread_id is None:
