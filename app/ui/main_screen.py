@@ -9,7 +9,6 @@ forwards to the region that owns it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -23,7 +22,6 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..artifacts import artifact_paths
 from ..backends.base import BackendError
 from ..compare import Side, side_label
 from ..models import ThreadState
@@ -33,7 +31,6 @@ from .regions.conversation import Conversation
 from .regions.inspector import Inspector
 from .regions.thread_sidebar import ThreadSidebar
 from .report import report
-from .screens.artifacts import ArtifactsScreen
 from .screens.compare import CompareScreen
 from .screens.fanout import FanOutScreen
 from .text import clean
@@ -59,48 +56,6 @@ OWN_KEYS: list[Binding] = [
         tooltip="Refresh the list and the open thread",
     ),
     Binding(
-        "left_square_bracket",
-        "older_checkpoint",
-        "Back in time",
-        id="main.older",
-        tooltip="Back in time: the previous checkpoint",
-    ),
-    Binding(
-        "right_square_bracket",
-        "newer_checkpoint",
-        "Forward",
-        id="main.newer",
-        tooltip="Forward in time: the next checkpoint",
-    ),
-    Binding(
-        "left_curly_bracket",
-        "older_turn",
-        "Previous turn",
-        show=False,
-        id="main.older_turn",
-        tooltip="Back in time: the previous checkpoint where a human turn starts",
-    ),
-    Binding(
-        "right_curly_bracket",
-        "newer_turn",
-        "Next turn",
-        show=False,
-        id="main.newer_turn",
-        tooltip="Forward in time: the next checkpoint where a human turn starts",
-    ),
-    Binding("g", "live_head", "Live head", show=False, id="main.live", tooltip="Back to the live head"),
-    Binding("e", "edit_state", "Edit state", show=False, id="main.edit", tooltip="Edit the state (JSON)"),
-    Binding("F", "fork", "Fork", show=False, id="main.fork", tooltip="Fork the thread from this checkpoint"),
-    Binding("p", "replay", "Replay", show=False, id="main.replay", tooltip="Replay from this checkpoint"),
-    Binding(
-        "E",
-        "edit_resend",
-        "Edit & resend",
-        show=False,
-        id="main.resend",
-        tooltip="Edit your last message and resend it",
-    ),
-    Binding(
         "equals_sign",
         "compare",
         "Compare",
@@ -115,14 +70,6 @@ OWN_KEYS: list[Binding] = [
         show=False,
         id="main.fan_out",
         tooltip="Fan out: the same message from this checkpoint under up to four run-option sets, side by side",
-    ),
-    Binding(
-        "d",
-        "artifacts",
-        "Artifacts",
-        show=False,
-        id="main.artifacts",
-        tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
     ),
 ]
 
@@ -357,44 +304,6 @@ class MainScreen(Screen):
         if self.thread_id is not None:  # (its question stays for enter or a: a refresh asks nothing)
             self.conversation.open_thread(self.thread_id)
 
-    async def action_older_checkpoint(self) -> None:
-        await self._travel(self.inspector.older_checkpoint)
-
-    async def action_newer_checkpoint(self) -> None:
-        await self._travel(self.inspector.newer_checkpoint)
-
-    async def action_older_turn(self) -> None:
-        await self._travel(self.inspector.older_turn)
-
-    async def action_newer_turn(self) -> None:
-        await self._travel(self.inspector.newer_turn)
-
-    async def action_live_head(self) -> None:
-        await self._travel(self.inspector.live_head)
-
-    async def _travel(self, move: Callable[[], None]) -> None:
-        """Move the timeline's cursor and show where it went (the state, the diff and the chat
-        of that checkpoint) in the same frame as the cursor: left to Timeline.Selected, the
-        cursor was painted alone first, and Textual's next frame came 17-33 ms later."""
-        with self.app.batch_update():
-            move()
-            selected = self.inspector.timeline.take_selection()
-            if selected is not None:
-                self.inspector.show_selected(selected)
-                await self.conversation.show_checkpoint(selected.checkpoint, selected.is_head)
-
-    def action_edit_state(self) -> None:
-        self.inspector.request_edit()
-
-    def action_fork(self) -> None:
-        self.inspector.fork()
-
-    def action_replay(self) -> None:
-        self.inspector.replay()
-
-    def action_edit_resend(self) -> None:
-        self.inspector.edit_resend()
-
     # -- compare side by side, fan out ---------------------------------------------------------------
 
     def _side(self, state: ThreadState, head: bool) -> Side:
@@ -508,16 +417,6 @@ class MainScreen(Screen):
             report(self, error, "Opening the fork")
             return
         self.sidebar.insert_thread(summary, open_it=True)
-
-    def action_artifacts(self) -> None:
-        """d: the open thread's artifacts (its state's), shown and saved in #artifacts-view."""
-        backend, thread_id = self.app.session.backend, self.thread_id
-        if backend is None or thread_id is None:
-            self.notify("Open a thread first: d lists the files its agent made.", severity="warning", timeout=3)
-            return
-        state = self.inspector.live_state
-        paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
-        self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
 
 
 def find_main_screen(app: Any) -> MainScreen | None:
