@@ -1,10 +1,14 @@
 """The main screen: the thread browser, the conversation and the inspector.
 
-Each region is a widget that owns its state and its workers (regions/: thread_sidebar.py,
-conversation.py with runs.py, inspector.py with history.py; widgets/connection.py); they post
-Messages and this screen routes them to the region that acts (a chosen row opens in the
-conversation, a fork opens the new head). It keeps the layout and the bindings: every action
-forwards to the region that owns it.
+Each region is a widget that owns its state, its workers and its keys (regions/:
+thread_sidebar.py with thread_actions.py, conversation.py with runs.py, composer_extras.py and
+objects.py, inspector.py with history.py; widgets/connection.py); they post Messages and this
+screen routes them to the region that acts (a chosen row opens in the conversation, a fork
+opens the new head). It lays the regions out and routes their keys: each region declares the
+keys whose action it owns (`SCREEN_KEYS`) and implements them; the screen binds them all
+(main_keys.py), so they act wherever the focus is, and runs each on its region through one
+action, `region(id, action)`. Its own keys are those that span the regions: refresh (the list
+and the open thread), compare side by side and fan out.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from .widgets.timeline import Timeline
 if TYPE_CHECKING:
     from .app import ThreadbenchApp
 
-OWN_KEYS: list[Binding] = [
+OWN_KEYS: list[Binding] = [  # the screen's own: what spans the regions
     Binding(
         "ctrl+r",
         "refresh",
@@ -279,7 +283,7 @@ class MainScreen(Screen):
         if self.thread_id is not None and not self.run_in_progress:
             self.conversation.open_thread(self.thread_id)
 
-    # -- keys ------------------------------------------------------------------------------------
+    # -- the regions' keys -------------------------------------------------------------------------
 
     async def action_region(self, region: str, action: str) -> None:
         """A region's key (main_keys.py): its action, run on the region whatever has the focus."""
@@ -297,7 +301,7 @@ class MainScreen(Screen):
         _, name, region_parameters = parse_action(str(region_action))
         return region.check_action(name, region_parameters)
 
-    # -- actions ---------------------------------------------------------------------------------
+    # -- its own keys: what spans the regions ----------------------------------------------------
 
     def action_refresh(self) -> None:
         self.sidebar.load_threads()
