@@ -137,12 +137,12 @@ async def main(args) -> list:
             steps.append(ms(await painted(app) - start))
             await settle(app, 0.2)
 
-        await screen.action_live_head()
+        await screen.inspector.action_live_head()
         await settle(app, 0.3)
         timeline.action_mark()  # m: the head
         await settle(app, 0.3)
         for _ in range(20):
-            await screen.action_older_checkpoint()
+            await screen.inspector.action_older_checkpoint()
             await asyncio.sleep(0)
         await settle(app, 0.5)
         for _ in range(3):
@@ -159,7 +159,7 @@ async def main(args) -> list:
             loaded = len(timeline.model.rows)
             timeline.option_list.highlighted = loaded - 1  # older pages load as the cursor nears the end
             await wait_until(lambda: len(timeline.model.rows) > loaded, timeout=60, what="older checkpoints")
-        await screen.action_live_head()
+        await screen.inspector.action_live_head()
         await settle(app, 0.3)
         timeline.action_mark()  # unmark: each jump diffs against its parent
         await settle(app, 0.3)

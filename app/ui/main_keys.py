@@ -1,170 +1,84 @@
-"""The main screen's keys: each forwards to the region that owns the action (main_screen.py).
-Their ids are what the config file's [keymap] rebinds; the help screen lists them."""
+"""The main screen's key router. Each region declares the keys whose action it owns
+(`SCREEN_KEYS`, a class-level list of Bindings beside its code) and implements those actions;
+the screen binds them all, so a key acts wherever the focus is on the main screen (Textual
+looks only at the bindings of the focused widget and its ancestors: `[` typed in the thread
+list moves the inspector's timeline). Each binding is routed to its region through one action
+of the screen, `region(id, action)`, which runs the region's action with Textual's
+`run_action` (MainScreen.action_region; its check_action asks the region's).
+
+The ids are what the config file's [keymap] rebinds and what the help screen lists (under
+"Main screen", in KEY_ORDER, which is also the footer's order).
+"""
+
+from dataclasses import replace
 
 from textual.binding import Binding, BindingType
 
-MAIN_BINDINGS: list[BindingType] = [
-    Binding("slash", "focus_search", "Search", id="main.search", tooltip="Search threads"),
-    Binding("n", "new_thread", "New", id="main.new", tooltip="New thread"),
-    Binding(
-        "ctrl+n",
-        "new_thread",
-        "New thread",
-        show=False,
-        priority=True,
-        id="main.new_anywhere",
-        tooltip="New thread",
-    ),
-    Binding("c", "copy_thread", "Copy", show=False, id="main.copy", tooltip="Copy the thread (with its history)"),
-    Binding(
-        "M",
-        "send_thread",
-        "Send to server",
-        show=False,
-        id="main.send",
-        tooltip="Send the thread (with its history) to another server: a config-file profile",
-    ),
-    Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename", tooltip="Rename the thread"),
-    Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete", tooltip="Delete the thread"),
-    Binding(
-        "s",
-        "cycle_sort",
-        "Sort",
-        show=False,
-        id="main.sort",
-        tooltip="Sort the threads (updated or created, either way)",
-    ),
-    Binding(
-        "ctrl+r",
-        "refresh",
-        "Refresh",
-        priority=True,
-        show=False,
-        id="main.refresh",
-        tooltip="Refresh the list and the open thread",
-    ),
-    Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel", tooltip="Cancel the run"),
-    Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
-    Binding("o", "run_options", "Run options", id="main.options", tooltip="Run options (assistant, model, thinking…)"),
-    Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
-    Binding(
-        "left_square_bracket",
-        "older_checkpoint",
-        "Back in time",
-        id="main.older",
-        tooltip="Back in time: the previous checkpoint",
-    ),
-    Binding(
-        "right_square_bracket",
-        "newer_checkpoint",
-        "Forward",
-        id="main.newer",
-        tooltip="Forward in time: the next checkpoint",
-    ),
-    Binding(
-        "left_curly_bracket",
-        "older_turn",
-        "Previous turn",
-        show=False,
-        id="main.older_turn",
-        tooltip="Back in time: the previous checkpoint where a human turn starts",
-    ),
-    Binding(
-        "right_curly_bracket",
-        "newer_turn",
-        "Next turn",
-        show=False,
-        id="main.newer_turn",
-        tooltip="Forward in time: the next checkpoint where a human turn starts",
-    ),
-    Binding("g", "live_head", "Live head", show=False, id="main.live", tooltip="Back to the live head"),
-    Binding("e", "edit_state", "Edit state", show=False, id="main.edit", tooltip="Edit the state (JSON)"),
-    Binding("F", "fork", "Fork", show=False, id="main.fork", tooltip="Fork the thread from this checkpoint"),
-    Binding("p", "replay", "Replay", show=False, id="main.replay", tooltip="Replay from this checkpoint"),
-    Binding(
-        "E",
-        "edit_resend",
-        "Edit & resend",
-        show=False,
-        id="main.resend",
-        tooltip="Edit your last message and resend it",
-    ),
-    Binding(
-        "equals_sign",
-        "compare",
-        "Compare",
-        show=False,
-        id="main.compare",
-        tooltip="Compare side by side: pick this thread or checkpoint, then the other side",
-    ),
-    Binding(
-        "O",
-        "fan_out",
-        "Fan out",
-        show=False,
-        id="main.fan_out",
-        tooltip="Fan out: the same message from this checkpoint under up to four run-option sets, side by side",
-    ),
-    Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
-    Binding(
-        "d",
-        "artifacts",
-        "Artifacts",
-        show=False,
-        id="main.artifacts",
-        tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
-    ),
-    Binding(
-        "ctrl+u",
-        "attach_file",
-        "Attach",
-        show=False,
-        id="main.attach",
-        tooltip="Attach a file to the next message (a server that takes files: DeerFlow's Gateway)",
-    ),
-    Binding(
-        "ctrl+l",
-        "detach_file",
-        "Remove attachment",
-        show=False,
-        id="main.detach",
-        tooltip="Remove the file attached last, before sending",
-    ),
-    Binding(
-        "U",
-        "uploads",
-        "Uploads",
-        show=False,
-        id="main.uploads",
-        tooltip="Uploads: the files sent to this thread (remove one)",
-    ),
-    Binding(
-        "f3",
-        "follow_up",
-        "Follow-up",
-        show=False,
-        id="main.follow_up",
-        tooltip="Put the next suggested follow-up question in the composer",
-    ),
-    Binding(
-        "K",
-        "clear_state",
-        "Clear state",
-        show=False,
-        id="main.clear_state",
-        tooltip="Clear the thread's state (10xGraph)",
-    ),
-    Binding("L", "message_log", "Message log", show=False, id="main.message_log", tooltip="Message log (10xGraph)"),
-    Binding("R", "runs", "Runs", show=False, id="main.runs", tooltip="Runs of the open thread"),
-    Binding(
-        "A",
-        "assistants",
-        "Assistants",
-        show=False,
-        id="main.assistants",
-        tooltip="Assistants: search, versions, edit",
-    ),
-    Binding("S", "store", "Store", show=False, id="main.store", tooltip="Store: namespaces and items"),
-    Binding("C", "crons", "Crons", show=False, id="main.crons", tooltip="Crons: runs on a schedule"),
-    Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
-]
+KEY_ORDER = (
+    "main.search",
+    "main.new",
+    "main.new_anywhere",
+    "main.copy",
+    "main.send",
+    "main.rename",
+    "main.delete",
+    "main.sort",
+    "main.refresh",
+    "main.cancel",
+    "main.compose",
+    "main.options",
+    "main.answer",
+    "main.older",
+    "main.newer",
+    "main.older_turn",
+    "main.newer_turn",
+    "main.live",
+    "main.edit",
+    "main.fork",
+    "main.replay",
+    "main.resend",
+    "main.compare",
+    "main.fan_out",
+    "main.inbox",
+    "main.artifacts",
+    "main.attach",
+    "main.detach",
+    "main.uploads",
+    "main.follow_up",
+    "main.clear_state",
+    "main.message_log",
+    "main.runs",
+    "main.assistants",
+    "main.store",
+    "main.crons",
+    "main.threads",
+)
+"""Every key of the main screen by id, in the order the help screen and the footer show them."""
+
+
+def owned_keys(region: type) -> list[Binding]:
+    """The keys a region class declares (`SCREEN_KEYS`), its bases' first."""
+    found: list[Binding] = []
+    for cls in reversed(region.__mro__):
+        found.extend(cls.__dict__.get("SCREEN_KEYS", ()))
+    return found
+
+
+def routed(region_id: str, binding: Binding) -> Binding:
+    """`binding` as the screen binds it: its action run on the region `region_id`."""
+    return replace(binding, action=f"region({region_id!r}, {binding.action!r})")
+
+
+def screen_bindings(own: list[Binding], regions: dict[str, type]) -> list[BindingType]:
+    """The screen's BINDINGS: its own keys and each region's (by the region's id), routed, in
+    KEY_ORDER. Every key has an id, once, and KEY_ORDER names every one."""
+    by_id: dict[str, Binding] = {}
+    keys = [(binding, binding) for binding in own]
+    keys += [(routed(region_id, binding), binding) for region_id, cls in regions.items() for binding in owned_keys(cls)]
+    for bound, declared in keys:
+        if not declared.id or declared.id in by_id:
+            raise ValueError(f"a main screen key needs an id of its own: {declared}")
+        by_id[declared.id] = bound
+    if set(by_id) != set(KEY_ORDER):
+        raise ValueError(f"KEY_ORDER and the keys differ: {sorted(set(by_id) ^ set(KEY_ORDER))}")
+    return [by_id[binding_id] for binding_id in KEY_ORDER]

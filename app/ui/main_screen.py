@@ -1,35 +1,40 @@
 """The main screen: the thread browser, the conversation and the inspector.
 
-Each region is a widget that owns its state and its workers (regions/: thread_sidebar.py,
-conversation.py with runs.py, inspector.py with history.py; widgets/connection.py); they post
-Messages and this screen routes them to the region that acts (a chosen row opens in the
-conversation, a fork opens the new head). It keeps the layout and the bindings: every action
-forwards to the region that owns it.
+Each region is a widget that owns its state, its workers and its keys (regions/:
+thread_sidebar.py with thread_actions.py, conversation.py with runs.py, composer_extras.py and
+objects.py, inspector.py with history.py; widgets/connection.py); they post Messages and this
+screen routes them to the region that acts (a chosen row opens in the conversation, a fork
+opens the new head). It lays the regions out and routes their keys: each region declares the
+keys whose action it owns (`SCREEN_KEYS`) and implements them; the screen binds them all
+(main_keys.py), so they act wherever the focus is, and runs each on its region through one
+action, `region(id, action)`. Its own keys are those that span the regions: refresh (the list
+and the open thread), compare side by side and fan out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import on
+from textual.actions import SkipAction
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
-from ..artifacts import artifact_paths
-from ..backends.base import BackendError, ClearsState, KeepsMessageLog
+from ..backends.base import BackendError
 from ..compare import Side, side_label
 from ..models import ThreadState
 from ..thread_filter import ThreadFilter
-from .main_keys import MAIN_BINDINGS
+from .main_keys import screen_bindings
 from .regions.conversation import Conversation
 from .regions.inspector import Inspector
 from .regions.thread_sidebar import ThreadSidebar
 from .report import report
-from .screens.artifacts import ArtifactsScreen
 from .screens.compare import CompareScreen
 from .screens.fanout import FanOutScreen
 from .text import clean
@@ -45,6 +50,34 @@ from .workers import work
 if TYPE_CHECKING:
     from .app import ThreadbenchApp
 
+OWN_KEYS: list[Binding] = [  # the screen's own: what spans the regions
+    Binding(
+        "ctrl+r",
+        "refresh",
+        "Refresh",
+        priority=True,
+        show=False,
+        id="main.refresh",
+        tooltip="Refresh the list and the open thread",
+    ),
+    Binding(
+        "equals_sign",
+        "compare",
+        "Compare",
+        show=False,
+        id="main.compare",
+        tooltip="Compare side by side: pick this thread or checkpoint, then the other side",
+    ),
+    Binding(
+        "O",
+        "fan_out",
+        "Fan out",
+        show=False,
+        id="main.fan_out",
+        tooltip="Fan out: the same message from this checkpoint under up to four run-option sets, side by side",
+    ),
+]
+
 
 class MainScreen(Screen):
     app: ThreadbenchApp
@@ -53,7 +86,9 @@ class MainScreen(Screen):
     """What is typed before the threads are listed is a message, never one-letter commands
     or a search; the list takes the focus once it has rows (unless typing has begun)."""
 
-    BINDINGS = MAIN_BINDINGS
+    BINDINGS = screen_bindings(OWN_KEYS, {"sidebar": ThreadSidebar, "chat-pane": Conversation, "inspector": Inspector})
+    """The screen's own keys and its regions' (main_keys.py), each region's routed to it by
+    `region(id, action)`."""
 
     def compose(self) -> ComposeResult:
         self.connection = ConnectionIndicator(id="connection")
@@ -63,6 +98,7 @@ class MainScreen(Screen):
         self.sidebar.follow(self.conversation)
         self.inspector.follow(self.conversation)
         self.conversation.attach(rows=self.sidebar, inspector=self.inspector)
+        self.regions = {"sidebar": self.sidebar, "chat-pane": self.conversation, "inspector": self.inspector}
         with Horizontal(id="panes"):
             yield self.sidebar
             yield self.conversation
@@ -70,6 +106,8 @@ class MainScreen(Screen):
         yield Static(id="compare-pick")
         yield KeyFooter()
 
+    regions: dict[str, Widget] = {}
+    """The regions by id (from compose): where `region(id, action)` runs a key's action."""
     compare_left: Side | None = None
     """The side picked with = (the left of the next comparison)."""
     _compare_marked = ""
@@ -219,7 +257,7 @@ class MainScreen(Screen):
 
     @on(Composer.AttachRequested)
     def composer_attach(self) -> None:
-        self.conversation.attach_file()
+        self.conversation.action_attach_file()
 
     @on(Timeline.Selected)
     async def checkpoint_selected(self, event: Timeline.Selected) -> None:
@@ -246,115 +284,30 @@ class MainScreen(Screen):
         if self.thread_id is not None and not self.run_in_progress:
             self.conversation.open_thread(self.thread_id)
 
-    # -- actions ---------------------------------------------------------------------------------
+    # -- the regions' keys -------------------------------------------------------------------------
 
-    def action_focus_search(self) -> None:
-        self.sidebar.focus_search()
+    async def action_region(self, region: str, action: str) -> None:
+        """A region's key (main_keys.py): its action, run on the region whatever has the focus."""
+        if not await self.app.run_action(action, self.regions[region]):
+            raise SkipAction()  # (the region's check_action said no, or the action skipped: the key goes on)
 
-    def action_focus_composer(self) -> None:
-        self.composer.focus()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A region's key is enabled, shown or hidden as the region's check_action says."""
+        if action != "region":
+            return super().check_action(action, parameters)
+        region_id, region_action = parameters
+        region = self.regions.get(str(region_id))
+        if region is None:
+            return False  # (not composed yet)
+        _, name, region_parameters = parse_action(str(region_action))
+        return region.check_action(name, region_parameters)
 
-    def action_focus_threads(self) -> None:
-        self.thread_list.focus()
-
-    def action_cycle_sort(self) -> None:
-        backend = self.app.session.backend
-        if backend is not None and not backend.capabilities.sort:
-            self.notify(
-                f"{backend.capabilities.name} cannot sort threads: they are listed in its own order.",
-                severity="warning",
-                timeout=4,
-            )
-            return
-        self.sidebar.cycle_sort()
-        self.sidebar.load_threads()
+    # -- its own keys: what spans the regions ----------------------------------------------------
 
     def action_refresh(self) -> None:
         self.sidebar.load_threads()
         if self.thread_id is not None:  # (its question stays for enter or a: a refresh asks nothing)
             self.conversation.open_thread(self.thread_id)
-
-    def action_new_thread(self) -> None:
-        if self.app.session.backend is not None:
-            self.sidebar.new_thread()
-
-    def action_copy_thread(self) -> None:
-        self.sidebar.copy_selected()
-
-    def action_send_thread(self) -> None:
-        self.sidebar.send_selected()
-
-    def action_rename_thread(self) -> None:
-        if self.app.session.backend is not None and (thread := self.sidebar.selected()) is not None:
-            self.sidebar.rename_thread(thread)
-
-    def action_delete_thread(self) -> None:
-        if self.app.session.backend is not None and (thread := self.sidebar.selected()) is not None:
-            self.sidebar.delete_thread(thread)
-
-    def action_cancel_run(self) -> None:
-        self.conversation.cancel()
-
-    def action_run_options(self) -> None:
-        if self.app.session.backend is not None:
-            self.conversation.edit_run_options()
-
-    def action_answer(self) -> None:
-        self.conversation.answer()
-
-    def action_inbox(self) -> None:
-        if self.app.session.backend is not None:
-            self.conversation.open_inbox()
-
-    def action_runs(self) -> None:
-        self.conversation.open_runs()
-
-    def action_assistants(self) -> None:
-        self.conversation.open_assistants()
-
-    def action_store(self) -> None:
-        self.conversation.open_store()
-
-    def action_crons(self) -> None:
-        self.conversation.open_crons()
-
-    async def action_older_checkpoint(self) -> None:
-        await self._travel(self.inspector.older_checkpoint)
-
-    async def action_newer_checkpoint(self) -> None:
-        await self._travel(self.inspector.newer_checkpoint)
-
-    async def action_older_turn(self) -> None:
-        await self._travel(self.inspector.older_turn)
-
-    async def action_newer_turn(self) -> None:
-        await self._travel(self.inspector.newer_turn)
-
-    async def action_live_head(self) -> None:
-        await self._travel(self.inspector.live_head)
-
-    async def _travel(self, move: Callable[[], None]) -> None:
-        """Move the timeline's cursor and show where it went (the state, the diff and the chat
-        of that checkpoint) in the same frame as the cursor: left to Timeline.Selected, the
-        cursor was painted alone first, and Textual's next frame came 17-33 ms later."""
-        with self.app.batch_update():
-            move()
-            selected = self.inspector.timeline.take_selection()
-            if selected is not None:
-                self.inspector.show_selected(selected)
-                await self.conversation.show_checkpoint(selected.checkpoint, selected.is_head)
-
-    def action_edit_state(self) -> None:
-        self.inspector.request_edit()
-
-    def action_fork(self) -> None:
-        self.inspector.fork()
-
-    def action_replay(self) -> None:
-        self.inspector.replay()
-
-    def action_edit_resend(self) -> None:
-        self.inspector.edit_resend()
 
     # -- compare side by side, fan out ---------------------------------------------------------------
 
@@ -469,38 +422,6 @@ class MainScreen(Screen):
             report(self, error, "Opening the fork")
             return
         self.sidebar.insert_thread(summary, open_it=True)
-
-    def action_artifacts(self) -> None:
-        """d: the open thread's artifacts (its state's), shown and saved in #artifacts-view."""
-        backend, thread_id = self.app.session.backend, self.thread_id
-        if backend is None or thread_id is None:
-            self.notify("Open a thread first: d lists the files its agent made.", severity="warning", timeout=3)
-            return
-        state = self.inspector.live_state
-        paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
-        self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
-
-    def action_attach_file(self) -> None:
-        """ctrl+u: a file to send with the next message (#attach-dialog)."""
-        self.conversation.attach_file()
-
-    def action_detach_file(self) -> None:
-        self.conversation.detach_file()
-
-    def action_uploads(self) -> None:
-        """U: the files sent to the open thread (#uploads-view)."""
-        self.conversation.open_uploads()
-
-    def action_follow_up(self) -> None:
-        self.conversation.follow_up()
-
-    def action_clear_state(self) -> None:
-        if self.conversation.can(ClearsState, "clear a thread's state"):
-            self.conversation.clear_state(self.thread_id)
-
-    def action_message_log(self) -> None:
-        if self.conversation.can(KeepsMessageLog, "keep a message log apart from the state"):
-            self.conversation.message_log(self.thread_id)
 
 
 def find_main_screen(app: Any) -> MainScreen | None:

@@ -7,8 +7,9 @@ questions the server suggests after a reply (#follow-ups: f3), and the tokens th
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
@@ -49,6 +50,45 @@ class ComposerExtras(Vertical):
     _follow_ups_for: str
     _rows: Rows
 
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding(
+            "o", "run_options", "Run options", id="main.options", tooltip="Run options (assistant, model, thinking…)"
+        ),
+        Binding(
+            "ctrl+u",
+            "attach_file",
+            "Attach",
+            show=False,
+            id="main.attach",
+            tooltip="Attach a file to the next message (a server that takes files: DeerFlow's Gateway)",
+        ),
+        Binding(
+            "ctrl+l",
+            "detach_file",
+            "Remove attachment",
+            show=False,
+            id="main.detach",
+            tooltip="Remove the file attached last, before sending",
+        ),
+        Binding(
+            "U",
+            "uploads",
+            "Uploads",
+            show=False,
+            id="main.uploads",
+            tooltip="Uploads: the files sent to this thread (remove one)",
+        ),
+        Binding(
+            "f3",
+            "follow_up",
+            "Follow-up",
+            show=False,
+            id="main.follow_up",
+            tooltip="Put the next suggested follow-up question in the composer",
+        ),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
     if TYPE_CHECKING:  # what Conversation provides
 
         @property
@@ -83,7 +123,7 @@ class ComposerExtras(Vertical):
             )
 
     @dialog_worker
-    async def attach_file(self) -> None:
+    async def action_attach_file(self) -> None:
         """ctrl+u: a file to send with the next message, checked against the server's limits."""
         backend = self.app.session.backend
         if backend is None:
@@ -106,7 +146,7 @@ class ComposerExtras(Vertical):
         self.show_attachments()
         self.composer.focus()
 
-    def detach_file(self) -> None:
+    def action_detach_file(self) -> None:
         """ctrl+l: the file attached last is no longer sent."""
         attached = self.attached
         if not attached:
@@ -116,7 +156,7 @@ class ComposerExtras(Vertical):
         self.show_attachments()
         self.notify(f"{gone_file.name} will not be sent.", timeout=2, markup=False)
 
-    def open_uploads(self) -> None:
+    def action_uploads(self) -> None:
         """U: the files sent to the open thread, removable."""
         backend = self.app.session.backend
         if backend is None or self.thread_id is None:
@@ -167,7 +207,7 @@ class ComposerExtras(Vertical):
             self.follow_ups, self._follow_up = found, -1
             self.show_follow_ups()
 
-    def follow_up(self) -> None:
+    def action_follow_up(self) -> None:
         """f3: the next suggested question in the composer (never over text typed there)."""
         if not self.follow_ups:
             self.notify("No follow-up is suggested (the server suggests them after a reply).", timeout=3)
@@ -225,6 +265,10 @@ class ComposerExtras(Vertical):
             return " (asked at the first send)"
         own = thread_graph(summary) or self.app.session.thread_targets.get(self.thread_id or "")
         return " (the thread's)" if own else " (the server's only graph)"
+
+    def action_run_options(self) -> None:
+        if self.app.session.backend is not None:
+            self.edit_run_options()
 
     @dialog_worker
     async def edit_run_options(self) -> None:

@@ -5,8 +5,9 @@ follow-ups the server suggested (#follow-ups), the files attached to the next me
 
 It owns the open thread: opening it (and the drafts of the others), sending a message to the
 right graph (asking which when nothing says), answering the agent, cancelling a run, the run
-options and the servers' extras (10xGraph). Runs and streaming are in runs.py (its base), what is around the composer in
-composer_extras.py (the base of that).
+options and the servers' extras (10xGraph). Runs, streaming and cancelling are in runs.py (its
+base), what is around the composer in composer_extras.py (the base of that), the screens of
+the server's objects and the servers' extras in objects.py (its other base).
 The screen gives it the thread browser's rows and the inspector with `attach()`.
 """
 
@@ -15,9 +16,10 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import dataclass
-from typing import cast
+from typing import ClassVar, cast
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
@@ -26,8 +28,6 @@ from textual.widgets import Static
 
 from ...backends.base import (
     BackendError,
-    ClearsState,
-    KeepsMessageLog,
     NotFound,
     ServesUploads,
     graphs_in_refusal,
@@ -39,11 +39,8 @@ from ...run_target import server_graphs, thread_graph
 from ...thread_ops import GONE, is_gone, state_detail
 from ...uploads import Attachment
 from ..report import gone, report
-from ..screens.cancel_run import CancelRunScreen
-from ..screens.confirm import ConfirmScreen
 from ..screens.human_input import HumanInputScreen
 from ..screens.inbox import InboxScreen
-from ..screens.message_log import MessageLogScreen
 from ..screens.pick_graph import PickGraphScreen
 from ..text import clean, one_line
 from ..typed_keys import dialog_worker
@@ -65,6 +62,13 @@ class Conversation(ConversationRuns, ObjectScreens):
         """The server no longer has this thread: the screen drops it everywhere."""
 
         thread_id: str
+
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
+        Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
+        Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
     def __init__(self, status_extra: Widget | None = None, **kwargs) -> None:
         """`status_extra` sits at the end of the status row (the connection indicator)."""
@@ -138,6 +142,9 @@ class Conversation(ConversationRuns, ObjectScreens):
     @property
     def run_status(self) -> RunStatus:
         return self.query_one("#run-status", RunStatus)
+
+    def action_focus_composer(self) -> None:
+        self.composer.focus()
 
     @property
     def composer_idle(self) -> bool:
@@ -479,7 +486,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             self._rows.mark_waiting(thread_id, True)
             self.run_status.end("waiting", "for your answer (a to answer)")
 
-    def answer(self) -> None:
+    def action_answer(self) -> None:
         """a: the agent's question again (or why there is none)."""
         if self.thread_id is None:
             self.notify("Open a thread first.", severity="warning", timeout=2)
@@ -492,6 +499,10 @@ class Conversation(ConversationRuns, ObjectScreens):
             self.notify(f"The agent is not waiting for an answer on this thread.{paused}", timeout=4, markup=False)
             return
         self.ask_human(self.thread_id, pending)
+
+    def action_inbox(self) -> None:
+        if self.app.session.backend is not None:
+            self.open_inbox()
 
     @dialog_worker
     async def open_inbox(self) -> None:
@@ -508,71 +519,3 @@ class Conversation(ConversationRuns, ObjectScreens):
         )
         if thread_id:
             self.open_thread(thread_id)  # (o: to look at it; enter or a answers)
-
-    # -- cancelling --------------------------------------------------------------------------------
-
-    def cancel(self) -> None:
-        row = self._rows.thread(self.thread_id) if self.thread_id else None
-        busy = self.run_in_progress or (row is not None and row.status == "busy")
-        if not busy or self.thread_id is None:
-            self.notify("No run in progress.", timeout=2)
-            return
-        self.cancel_run(self.thread_id, self.run_id)
-
-    @work(group="cancel")
-    async def cancel_run(self, thread_id: str, run_id: str | None) -> None:
-        backend = self.app.session.live_backend
-        action = await self.app.push_screen_wait(CancelRunScreen())
-        if action is None:
-            return
-        try:
-            run_id = run_id or await backend.active_run(thread_id)
-            if run_id is None:
-                self.notify("The run has already finished.", timeout=3)
-                return
-            await backend.cancel_run(thread_id, run_id, action)
-        except BackendError as error:
-            report(self, error, "Cancelling the run")
-            return
-        self.notify(f"Run cancelled ({action}).", timeout=3)
-        if action == "rollback" and thread_id == self.thread_id:
-            self.open_thread(thread_id)
-
-    # -- extras of servers that have them (10xGraph) -------------------------------------------------
-
-    def can(self, ability: type, what: str) -> bool:
-        """An open thread, on a server with `ability` (a protocol of threadbench.backends.base); else says why not."""
-        backend = self.app.session.backend
-        if backend is None or self.thread_id is None:
-            self.notify("Open a thread first.", severity="warning", timeout=2)
-            return False
-        if not isinstance(backend, ability):
-            self.notify(f"{backend.capabilities.name} cannot {what}.", severity="warning", timeout=3)
-            return False
-        return True
-
-    @dialog_worker
-    async def clear_state(self, thread_id: str) -> None:
-        backend = self.app.session.backend
-        if not isinstance(backend, ClearsState):
-            return
-        question = Content.assemble(
-            "Clear the state of this thread?\n", ("Its conversation and values are removed; the thread stays.", "dim")
-        )
-        if not await self.app.push_screen_wait(ConfirmScreen(question, "Clear")):
-            return
-        try:
-            await backend.clear_state(thread_id)
-        except BackendError as error:
-            report(self, error, "Clearing the state")
-            return
-        self.notify("State cleared.", timeout=2)
-        self.open_thread(thread_id)
-
-    @dialog_worker
-    async def message_log(self, thread_id: str) -> None:
-        backend = self.app.session.backend
-        if isinstance(backend, KeepsMessageLog) and await self.app.push_screen_wait(
-            MessageLogScreen(backend, thread_id)
-        ):
-            self.open_thread(thread_id)

@@ -4,15 +4,17 @@ do. Work that touches the server without running the graph (fork, edit the state
 here; a replay or a resend is a run, so it is asked of the conversation with a Message.
 
 `InspectorHistory` is Inspector's base class; the screen calls `follow(conversation)` so the
-inspector can read which thread is open and whether a run streams.
+inspector can read which thread is open and whether a run streams, and show the chat as it was
+at the checkpoint a time-travel key reaches (in the same frame as the timeline's cursor).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from textual import on
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import TabbedContent
 
@@ -30,6 +32,8 @@ from ..workers import work
 from .open_thread import OpenThread
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..app import ThreadbenchApp
     from ..widgets.graph_view import GraphView
 
@@ -45,9 +49,62 @@ the older ones load again as it scrolls. Each holds a whole state: a long sessio
 kept them all (100 runs of a soak, 400 states)."""
 
 
+class FollowedThread(OpenThread, Protocol):
+    """The conversation, as the inspector uses it: the open thread, and its chat shown as it
+    was at a checkpoint."""
+
+    async def show_checkpoint(self, checkpoint: ThreadState, is_head: bool) -> None: ...
+
+
 class InspectorHistory(TabbedContent):
     app: ThreadbenchApp
     """History, graph and time travel: the base of Inspector, which provides the widgets."""
+
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding(
+            "left_square_bracket",
+            "older_checkpoint",
+            "Back in time",
+            id="main.older",
+            tooltip="Back in time: the previous checkpoint",
+        ),
+        Binding(
+            "right_square_bracket",
+            "newer_checkpoint",
+            "Forward",
+            id="main.newer",
+            tooltip="Forward in time: the next checkpoint",
+        ),
+        Binding(
+            "left_curly_bracket",
+            "older_turn",
+            "Previous turn",
+            show=False,
+            id="main.older_turn",
+            tooltip="Back in time: the previous checkpoint where a human turn starts",
+        ),
+        Binding(
+            "right_curly_bracket",
+            "newer_turn",
+            "Next turn",
+            show=False,
+            id="main.newer_turn",
+            tooltip="Forward in time: the next checkpoint where a human turn starts",
+        ),
+        Binding("g", "live_head", "Live head", show=False, id="main.live", tooltip="Back to the live head"),
+        Binding("e", "edit_state", "Edit state", show=False, id="main.edit", tooltip="Edit the state (JSON)"),
+        Binding("F", "fork", "Fork", show=False, id="main.fork", tooltip="Fork the thread from this checkpoint"),
+        Binding("p", "replay", "Replay", show=False, id="main.replay", tooltip="Replay from this checkpoint"),
+        Binding(
+            "E",
+            "edit_resend",
+            "Edit & resend",
+            show=False,
+            id="main.resend",
+            tooltip="Edit your last message and resend it",
+        ),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
     @dataclass
     class Forked(Message):
@@ -70,7 +127,7 @@ class InspectorHistory(TabbedContent):
         fork_point: ThreadState
         text: str
 
-    _open: OpenThread | None = None
+    _open: FollowedThread | None = None
     _graphs: dict[str, GraphInfo]
 
     if TYPE_CHECKING:  # what Inspector provides
@@ -87,8 +144,9 @@ class InspectorHistory(TabbedContent):
         def disable_timeline(self, reason: str) -> None: ...
         def show_graph(self, graph: GraphInfo | None, next_nodes: list[str] | None = None) -> None: ...
         def show_live(self) -> None: ...
+        def show_selected(self, event: Timeline.Selected) -> None: ...
 
-    def follow(self, conversation: OpenThread) -> None:
+    def follow(self, conversation: FollowedThread) -> None:
         self._open = conversation
 
     @property
@@ -178,6 +236,33 @@ class InspectorHistory(TabbedContent):
 
     # -- time travel -----------------------------------------------------------------------------
 
+    async def action_older_checkpoint(self) -> None:
+        await self._travel(self.older_checkpoint)
+
+    async def action_newer_checkpoint(self) -> None:
+        await self._travel(self.newer_checkpoint)
+
+    async def action_older_turn(self) -> None:
+        await self._travel(self.older_turn)
+
+    async def action_newer_turn(self) -> None:
+        await self._travel(self.newer_turn)
+
+    async def action_live_head(self) -> None:
+        await self._travel(self.live_head)
+
+    async def _travel(self, move: Callable[[], None]) -> None:
+        """Move the timeline's cursor and show where it went (the state, the diff and the chat
+        of that checkpoint) in the same frame as the cursor: left to Timeline.Selected, the
+        cursor was painted alone first, and Textual's next frame came 17-33 ms later."""
+        with self.app.batch_update():
+            move()
+            selected = self.timeline.take_selection()
+            if selected is not None:
+                self.show_selected(selected)
+                if self._open is not None:
+                    await self._open.show_checkpoint(selected.checkpoint, selected.is_head)
+
     def _timeline_ready(self) -> bool:
         backend = self.app.session.backend
         if backend is None or self._open_thread_id is None:
@@ -243,7 +328,7 @@ class InspectorHistory(TabbedContent):
         if self._open is not None:  # (an inspector on its own, with no thread, only shows)
             self.edit_state(event.key)
 
-    def request_edit(self) -> None:
+    def action_edit_state(self) -> None:
         """e: edit the values as JSON."""
         if self.app.session.backend is not None and self._open is not None and self._open.thread_state is not None:
             self.edit_state(None)
@@ -281,7 +366,7 @@ class InspectorHistory(TabbedContent):
             self.show_live()
             self.post_message(self.Forked(thread_id))
 
-    def fork(self) -> None:
+    def action_fork(self) -> None:
         if not self._timeline_ready() or not self._forks():
             return
         checkpoint = self._past_checkpoint()
@@ -304,7 +389,7 @@ class InspectorHistory(TabbedContent):
         self.show_live()
         self.post_message(self.Forked(thread_id))
 
-    def replay(self) -> None:
+    def action_replay(self) -> None:
         if not self._timeline_ready() or self._run_streams or not self._forks():
             return
         checkpoint = self._past_checkpoint()
@@ -314,7 +399,7 @@ class InspectorHistory(TabbedContent):
         self.show_live()
         self.post_message(self.ReplayRequested(self._open_thread_id, checkpoint))  # type: ignore[arg-type]
 
-    def edit_resend(self) -> None:
+    def action_edit_resend(self) -> None:
         state = self._open.thread_state if self._open is not None else None
         if not self._timeline_ready() or self._run_streams or state is None or not self._forks():
             return

@@ -20,14 +20,18 @@ up so the screen can show the conversation as it was. The conversation calls:
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Input, Static, TabPane
 
+from ...artifacts import artifact_paths
 from ...diff import StateDiff, diff_states
 from ...models import GraphInfo, RunEvent, ThreadState
+from ..screens.artifacts import ArtifactsScreen
 from ..text import clean
 from ..widgets.diff_view import DiffView
 from ..widgets.event_log import EventLog
@@ -49,6 +53,18 @@ class FilterInput(Input):
 
 
 class Inspector(InspectorHistory):
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding(
+            "d",
+            "artifacts",
+            "Artifacts",
+            show=False,
+            id="main.artifacts",
+            tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
+        ),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
     DEFAULT_CSS = """
     Inspector {
         & TabPane { padding: 0; }
@@ -240,6 +256,16 @@ class Inspector(InspectorHistory):
         self.graph_view.show_note("No thread open.")
         self.event_log.clear()
         self._update_banner()
+
+    def action_artifacts(self) -> None:
+        """d: the open thread's artifacts (its state's), shown and saved in #artifacts-view."""
+        backend, thread_id = self.app.session.backend, self._open_thread_id
+        if backend is None or thread_id is None:
+            self.notify("Open a thread first: d lists the files its agent made.", severity="warning", timeout=3)
+            return
+        state = self.live_state
+        paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
+        self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
 
     # -- local work ----------------------------------------------------------------------------
 

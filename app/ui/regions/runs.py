@@ -1,6 +1,7 @@
 """The conversation's runs: streaming a run into the chat, run status and event log, joining
 a run in progress, rejoining one whose stream was cut, replaying and resending from a
-checkpoint, and putting the thread's row, header and inspector right when a run ends.
+checkpoint, cancelling a run, and putting the thread's row, header and inspector right when a
+run ends.
 
 `ConversationRuns` is the base of Conversation (conversation.py), which provides the widgets
 and the open thread; every run worker is in the exclusive group "run".
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from textual.binding import Binding
 from textual.content import Content
 
 from ...backends.base import BackendError, ServerError, Unreachable
@@ -21,6 +23,7 @@ from ...run_target import refused_assistant
 from ...streaming import pump
 from ...thread_ops import final_state, state_detail
 from ..report import gone, report
+from ..screens.cancel_run import CancelRunScreen
 from ..text import clean, one_line, plain
 from ..workers import work
 from .composer_extras import ComposerExtras
@@ -65,6 +68,11 @@ class ConversationRuns(ComposerExtras):
     _rows: Rows
     _inspector: StateView
 
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding("ctrl+g", "cancel_run", "Cancel run", priority=True, id="main.cancel", tooltip="Cancel the run"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
     if TYPE_CHECKING:  # what Conversation provides
 
         @property
@@ -76,6 +84,7 @@ class ConversationRuns(ComposerExtras):
 
         def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None: ...
         def ask_human(self, thread_id: str, pending: list[PendingInput]) -> object: ...
+        def open_thread(self, thread_id: str, ask: bool = False) -> object: ...
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -283,6 +292,35 @@ class ConversationRuns(ComposerExtras):
         if thread_id == self.thread_id:
             self._inspector.load_history(thread_id)
         return True
+
+    # -- cancelling --------------------------------------------------------------------------------
+
+    def action_cancel_run(self) -> None:
+        row = self._rows.thread(self.thread_id) if self.thread_id else None
+        busy = self.run_in_progress or (row is not None and row.status == "busy")
+        if not busy or self.thread_id is None:
+            self.notify("No run in progress.", timeout=2)
+            return
+        self.cancel_run(self.thread_id, self.run_id)
+
+    @work(group="cancel")
+    async def cancel_run(self, thread_id: str, run_id: str | None) -> None:
+        backend = self.app.session.live_backend
+        action = await self.app.push_screen_wait(CancelRunScreen())
+        if action is None:
+            return
+        try:
+            run_id = run_id or await backend.active_run(thread_id)
+            if run_id is None:
+                self.notify("The run has already finished.", timeout=3)
+                return
+            await backend.cancel_run(thread_id, run_id, action)
+        except BackendError as error:
+            report(self, error, "Cancelling the run")
+            return
+        self.notify(f"Run cancelled ({action}).", timeout=3)
+        if action == "rollback" and thread_id == self.thread_id:
+            self.open_thread(thread_id)
 
     def _answered_elsewhere(self, thread_id: str) -> None:
         """A question answered from the inbox: the row and the open thread catch up, without asking."""

@@ -1,11 +1,12 @@
 """The thread browser (#sidebar): the search box (#thread-search), counts and sort, and the
-thread list; it owns the search, paging, sorting, status polling and the thread operations
-(new, copy, rename, delete).
+thread list; it owns the search, paging, sorting and status polling, and (in its base
+ThreadActions, thread_actions.py) the thread operations (new, copy, send, rename, delete).
 
 It reads which thread the conversation has open through `follow()` (set by the screen) and
 tells the screen what the conversation should do with Messages: NothingListed (the server has
 no thread: welcome the user), FirstListed (the newest row was highlighted), Busy (the open
-thread runs elsewhere), Renamed and Deleted. Choosing a row posts ThreadList.Chosen.
+thread runs elsewhere) and, from its base, Made, Renamed and Deleted. Choosing a row posts
+ThreadList.Chosen.
 """
 
 from __future__ import annotations
@@ -13,33 +14,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from ...backends.base import BackendError, Conflict, TellsAsking, Unauthorized
-from ...config import Profile
+from ...backends.base import BackendError, TellsAsking, Unauthorized
 from ...models import ThreadSummary
 from ...search_index import ConversationSearch
 from ...thread_filter import ThreadFilter, parse_filter
-from ...thread_import import ImportProblem, move_thread, supersteps_for
-from ...thread_ops import fetch_thread, sentence, write_title
 from ..report import gone, report
-from ..screens.choose import ChooseScreen
-from ..screens.confirm import ConfirmScreen
-from ..screens.new_thread import NewThreadRequest, NewThreadScreen
-from ..screens.prompt import PromptScreen
-from ..text import one_line
-from ..typed_keys import dialog_worker
 from ..widgets.safe_input import SafeInput
 from ..widgets.thread_list import ThreadList
 from ..workers import work
 from .open_thread import OpenThread
+from .thread_actions import ThreadActions
 
 SORTS = [
     ("updated_at", "desc", "updated ↓"),
@@ -58,7 +51,7 @@ if TYPE_CHECKING:
     from ..app import ThreadbenchApp
 
 
-class ThreadSidebar(Vertical):
+class ThreadSidebar(ThreadActions):
     app: ThreadbenchApp
 
     @dataclass
@@ -70,23 +63,24 @@ class ThreadSidebar(Vertical):
         """No thread was open: the newest row was highlighted (and opens)."""
 
     @dataclass
-    class Made(Message):
-        """The user made a thread in the new-thread dialog; it is listed and opens. The next
-        thing they do is write in it."""
-
-    @dataclass
     class Busy(Message):
         """A run started elsewhere on the open thread: follow it."""
 
         thread_id: str
 
-    @dataclass
-    class Renamed(Message):
-        thread_id: str
-
-    @dataclass
-    class Deleted(Message):
-        thread_id: str
+    SCREEN_KEYS: ClassVar[list[Binding]] = [
+        Binding("slash", "focus_search", "Search", id="main.search", tooltip="Search threads"),
+        Binding(
+            "s",
+            "cycle_sort",
+            "Sort",
+            show=False,
+            id="main.sort",
+            tooltip="Sort the threads (updated or created, either way)",
+        ),
+        Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
+    ]
+    """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
     def __init__(self, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -139,15 +133,9 @@ class ThreadSidebar(Vertical):
                 self._total -= 1  # said at once; the server's count follows
             self.refresh_counts()
 
-    def focus_search(self) -> None:
-        self.query_one("#thread-search", Input).focus()
-
     @property
     def sort(self) -> tuple[str, str, str]:
         return SORTS[self.sort_index]
-
-    def cycle_sort(self) -> None:
-        self.sort_index = (self.sort_index + 1) % len(SORTS)
 
     def show_counts(self, shown: int, total: int | None, note: str = "") -> None:
         """ "N of M threads"; "N threads" when the total is not known."""
@@ -166,6 +154,26 @@ class ThreadSidebar(Vertical):
     @property
     def _open_thread_id(self) -> str | None:
         return self._open.thread_id if self._open is not None else None
+
+    # -- its keys ------------------------------------------------------------------------------
+
+    def action_focus_search(self) -> None:
+        self.query_one("#thread-search", Input).focus()
+
+    def action_focus_threads(self) -> None:
+        self.thread_list.focus()
+
+    def action_cycle_sort(self) -> None:
+        backend = self.app.session.backend
+        if backend is not None and not backend.capabilities.sort:
+            self.notify(
+                f"{backend.capabilities.name} cannot sort threads: they are listed in its own order.",
+                severity="warning",
+                timeout=4,
+            )
+            return
+        self.sort_index = (self.sort_index + 1) % len(SORTS)
+        self.load_threads()
 
     # -- search and pages ------------------------------------------------------------------------
 
@@ -416,171 +424,3 @@ class ThreadSidebar(Vertical):
         # Highlighting posts Chosen(summary), which opens it (the screen routes it), in order.
         self.thread_list.highlighted = 0
         self.refresh_counts()
-
-    def selected(self) -> ThreadSummary | None:
-        thread_id = self.thread_list.highlighted_thread_id
-        if thread_id is None:
-            self.notify("Select a thread first.", severity="warning", timeout=2)
-            return None
-        return self.thread_list.thread(thread_id)
-
-    @dialog_worker
-    async def new_thread(self) -> None:
-        app = self.app
-        backend = app.session.live_backend
-        try:
-            assistants = await backend.list_assistants() if backend.capabilities.assistants else []
-        except BackendError as error:
-            report(self, error, "Listing assistants")
-            assistants = []
-        created: list[ThreadSummary] = []
-
-        async def submit(request: NewThreadRequest) -> str | None:
-            """Create it; on a refusal the dialog stays open with what was typed and why."""
-            try:
-                supersteps = None
-                if request.prefill is not None:
-                    supersteps = await supersteps_for(backend, request.prefill, request.graph_id, request.agent_node)
-                created.append(
-                    await backend.create_thread(
-                        thread_id=request.thread_id,
-                        metadata=request.metadata,
-                        graph_id=request.graph_id,
-                        supersteps=supersteps,
-                    )
-                )
-            except ImportProblem as problem:
-                return str(problem)
-            except BackendError as error:
-                app.log_error(f"Creating the thread failed: {error}")
-                if isinstance(error, Conflict):
-                    return sentence(error, "Change the id, or leave it empty for a new one.")
-                return sentence(error, error.hint)
-            return None
-
-        request = await app.push_screen_wait(
-            NewThreadScreen(
-                assistants,
-                submit,
-                app.session.assistant_of(None),
-                graphs=app.session.graphs,
-                id_is_uuid=backend.capabilities.create_thread,
-            )
-        )
-        if request is None or not created:
-            return
-        summary = created[0]
-        if request.assistant_id:
-            app.session.thread_targets[summary.thread_id] = request.assistant_id
-        self.insert_thread(summary)
-        self.post_message(self.Made())
-        self.notify("Thread created.", timeout=2)
-
-    def copy_selected(self) -> None:
-        backend, thread = self.app.session.backend, self.selected()
-        if backend is None or thread is None:
-            return
-        if not backend.capabilities.copy_thread:
-            self.notify(f"{backend.capabilities.name} cannot copy threads.", severity="warning")
-            return
-        self.copy_thread(thread.thread_id)
-
-    def send_selected(self) -> None:
-        thread = self.selected()
-        if thread is None or self.app.session.backend is None:
-            return
-        current = self.app.session.connection_url
-        profiles = [p for p in self.app.settings.profiles.values() if p.url.rstrip("/") != (current or "").rstrip("/")]
-        if not profiles:
-            self.notify(
-                "No other server to send it to: add one to the config file as a profile "
-                "([profiles.NAME] with url = …); `threadbench config` says where the file is.",
-                severity="warning",
-                timeout=8,
-            )
-            return
-        self.send_thread(thread, profiles)
-
-    @dialog_worker
-    async def send_thread(self, thread: ThreadSummary, profiles: list[Profile]) -> None:
-        """A copy of the thread, with its history, on the server of a profile the user picks."""
-        app = self.app
-        choices = [(p.name, p.name, p.url) for p in profiles]
-        title = one_line(thread.display_title, 50)
-        name = await app.push_screen_wait(
-            ChooseScreen("Send the thread to another server", f"{title}, with its history, to:", choices)
-        )
-        profile = next((p for p in profiles if p.name == name), None)
-        if profile is None:
-            return
-        self.notify(f"Sending the thread to {profile.name}…", timeout=3, markup=False)
-        try:
-            target, _ = await app.connections.open_backend(
-                profile.url, profile.api_key(), profile.backend, profile.credentials()
-            )
-        except BackendError as error:
-            report(self, error, f"Connecting to {profile.name}")
-            return
-        try:
-            copy, steps = await move_thread(app.session.live_backend, thread.thread_id, target)
-        except BackendError as error:
-            report(self, error, f"Sending the thread to {profile.name}")
-            return
-        finally:
-            await target.close()
-        self.notify(
-            f"Sent to {profile.name} ({steps} steps of history): thread {copy.thread_id}.", timeout=8, markup=False
-        )
-
-    @work(group="copy")
-    async def copy_thread(self, thread_id: str) -> None:
-        backend = self.app.session.live_backend
-        try:
-            copy = await backend.copy_thread(thread_id)
-        except BackendError as error:
-            report(self, error, "Copying the thread")
-            return
-        original = self.thread_list.thread(thread_id)
-        if original is not None and not copy.title:
-            copy.title = original.title
-        self.insert_thread(copy)
-        self.notify("Thread copied (with its history).", timeout=3)
-
-    @dialog_worker
-    async def rename_thread(self, thread: ThreadSummary) -> None:
-        app = self.app
-        backend = app.session.live_backend
-        title = await app.push_screen_wait(PromptScreen("Rename thread", thread.title, "a title for this thread"))
-        if title is None:
-            return
-        try:
-            where = await write_title(backend, thread, title, app.session.assistant_of(thread))
-        except BackendError as error:
-            report(self, error, "Renaming the thread")
-            return
-        fresh = await fetch_thread(backend, thread.thread_id)
-        if fresh is not None:
-            if where == "metadata":
-                fresh.title = title
-            self.thread_list.update_thread(fresh)
-        self.post_message(self.Renamed(thread.thread_id))
-        self.notify(f"Renamed (saved in the thread's {where}).", timeout=3)
-
-    @dialog_worker
-    async def delete_thread(self, thread: ThreadSummary) -> None:
-        backend = self.app.session.live_backend
-        question = Content.assemble(
-            "Delete the thread ",
-            (one_line(thread.display_title, 50), "bold"),
-            ("\n" + thread.thread_id, "dim"),
-            "\nand all its checkpoints? This cannot be undone.",
-        )
-        if not await self.app.push_screen_wait(ConfirmScreen(question)):
-            return
-        try:
-            await backend.delete_thread(thread.thread_id)
-        except BackendError as error:
-            report(self, error, "Deleting the thread")
-            return
-        self.post_message(self.Deleted(thread.thread_id))
-        self.notify("Thread deleted.", timeout=2)
