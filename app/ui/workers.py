@@ -4,7 +4,9 @@ Textual takes a widget down (the app quitting, a screen closed, ctrl+o replacing
 screen) before it stops the workers that widget owns: a worker may still get its answer and
 fail on the removed widgets it was for. That is no error, and must not quit the app (a
 worker's error does, by default). Any other failure is raised as before: Textual's default
-applies (the app exits with the crash report; `CompatApp` keeps secrets out of it).
+applies (the app exits with the crash report; `CompatApp` keeps secrets out of it), but for
+a worker declared `exit_on_error=False`, which Textual would let fail unseen (a table left
+"Loading…" for ever): its failure is logged and said in a notification.
 
 Every worker of the app's is declared with this `work` (tests/unit/test_code_checks.py keeps
 it so); it uses Textual's public API only.
@@ -21,7 +23,8 @@ from textual import work as textual_work
 from textual.app import App
 from textual.dom import DOMNode
 
-from ..logs import log
+from ..logs import log, redact
+from .text import clean
 
 
 def closing(node: DOMNode) -> bool:
@@ -41,8 +44,29 @@ def dropped(node: DOMNode, error: Exception) -> bool:
     return True
 
 
-def quiet_when_closing(method: Callable[..., Any]) -> Callable[..., Any]:
-    """`method` (of a DOMNode), its failure dropped when the node is closing."""
+def said(node: DOMNode, error: Exception, doing: str) -> None:
+    """A failure no code expected, of a worker that must not quit the app: logged with its
+    traceback and told (from the worker's thread too)."""
+    log.error("%s failed", doing, exc_info=error)
+    text = f"{doing} failed: {type(error).__name__}: {error}"
+    notify = functools.partial(node.app.notify, redact(clean(text)), severity="error", timeout=8, markup=False)
+    try:
+        node.app.call_from_thread(notify)
+    except RuntimeError:  # (on the app's own thread)
+        notify()
+
+
+def quiet_when_closing(method: Callable[..., Any], doing: str | None = None) -> Callable[..., Any]:
+    """`method` (of a DOMNode), its failure dropped when the node is closing; said (and not
+    raised) when `doing` names what it does."""
+
+    def failed(self: DOMNode, error: Exception) -> None:
+        if dropped(self, error):
+            return
+        if doing is None:
+            raise error
+        said(self, error, doing)
+
     if inspect.iscoroutinefunction(method):
 
         @functools.wraps(method)
@@ -50,9 +74,8 @@ def quiet_when_closing(method: Callable[..., Any]) -> Callable[..., Any]:
             try:
                 return await method(self, *args, **kwargs)
             except Exception as error:
-                if dropped(self, error):
-                    return None
-                raise
+                failed(self, error)
+                return None
 
         return run
 
@@ -61,17 +84,20 @@ def quiet_when_closing(method: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return method(self, *args, **kwargs)
         except Exception as error:
-            if dropped(self, error):
-                return None
-            raise
+            failed(self, error)
+            return None
 
     return call
 
 
 def work(method: Callable[..., Any] | None = None, **options: Any) -> Any:
-    """`textual.work(**options)`, the method's failure dropped while its node is closing."""
+    """`textual.work(**options)`, the method's failure dropped while its node is closing
+    (and said, with `exit_on_error=False`)."""
 
     def decorate(method: Callable[..., Any]) -> Any:
-        return textual_work(quiet_when_closing(method), **options)
+        doing = None
+        if options.get("exit_on_error") is False:
+            doing = options.get("description") or method.__name__.replace("_", " ").strip().capitalize()
+        return textual_work(quiet_when_closing(method, doing), **options)
 
     return decorate if method is None else decorate(method)

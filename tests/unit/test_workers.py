@@ -36,6 +36,14 @@ class Owner(Widget):
     def answer_in_a_thread(self) -> None:
         raise RuntimeError("a real bug")
 
+    @work(group="answer", exit_on_error=False, description="Listing the rows")
+    async def listed(self) -> None:
+        raise ValueError("The row key 'r1' already exists.")
+
+    @work(group="answer", exit_on_error=False, thread=True)
+    def read_the_file(self) -> None:
+        raise OSError("[bold]disk[/] gone")
+
 
 class Host(App[None]):
     def compose(self) -> ComposeResult:
@@ -82,3 +90,20 @@ async def test_an_answer_that_comes_while_the_app_quits_is_dropped() -> None:
         let_go_once_the_child_is_gone()
     assert owner.reached == ["answered"], "the answer came after the child was gone"
     assert app.return_code in (None, 0), "no crash"
+
+
+async def test_a_worker_that_must_not_quit_the_app_says_its_failure() -> None:
+    """exit_on_error=False: Textual would keep the failure to the worker, unseen; it is
+    logged and told (as plain text: a failure's words are no markup), and the app lives."""
+    app = Host()
+    async with app.run_test() as pilot:
+        owner = app.query_one(Owner)
+        await owner.listed().wait()
+        await owner.read_the_file().wait()
+        await pilot.pause()
+        told = [(note.message, note.severity) for note in app._notifications]
+        assert told == [
+            ("Listing the rows failed: ValueError: The row key 'r1' already exists.", "error"),
+            ("Read the file failed: OSError: [bold]disk[/] gone", "error"),
+        ]
+    assert app.return_code in (None, 0)
