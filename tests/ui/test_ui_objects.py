@@ -10,6 +10,7 @@ import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, make_app, open_tagged, screen_text, tag, wait_for, wait_ready
 from textual.command import CommandList, CommandPalette
+from threadbench.ui.screens import runs as runs_screen
 from threadbench.ui.screens.assistants import AssistantsScreen
 from threadbench.ui.screens.cancel_run import CancelRunScreen
 from threadbench.ui.screens.confirm import ConfirmScreen
@@ -67,6 +68,34 @@ async def test_runs_are_listed_detailed_and_run_again_into_the_chat(server_url):
         assert len(again) == 2
         assert again[0]["kwargs"]["input"] == again[1]["kwargs"]["input"]
         assert again[0]["kwargs"]["context"] == {"flavour": "mint"}
+
+
+async def test_a_page_after_new_runs_came_skips_the_rows_it_repeats(server_url, monkeypatch):
+    """Pages are read by offset: a run that came in at the top since the first page shifts the
+    list, so the next page starts with a row already shown. It is skipped (not an error), the
+    one after it is listed, and the page after that starts past both."""
+    monkeypatch.setattr(runs_screen, "PAGE", 2)
+    metadata, thread_id = await thread_with_run(server_url, text="first")
+    runs = get_client(url=server_url).runs
+    for text in ("second", "third"):
+        await runs.wait(thread_id, "be_chat", input={"messages": [{"role": "user", "content": text}]})
+    app = make_app(server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        await open_screen(pilot, "R", RunsScreen)
+        table = app.screen.query_one("#runs-table")
+        await wait_for(pilot, lambda: table.row_count == 2 and not table.fetching, what="the first page")
+        shown = [row[-1] for row in rows(table)]
+        await runs.wait(thread_id, "be_chat", input={"messages": [{"role": "user", "content": "fourth"}]})
+        await pilot.press("down")
+        await wait_for(pilot, lambda: table.row_count == 3 and not table.fetching, what="the next page")
+        listed = [run["run_id"] for run in await runs.list(thread_id)]
+        assert [row[-1] for row in rows(table)] == [*shown, listed[-1]]
+        await pilot.press("end")
+        await wait_for(pilot, lambda: table.exhausted, what="the last page")
+        assert table.row_count == 3
+        assert "3 runs" in screen_text(app) and "error" not in screen_text(app).lower()
 
 
 async def test_a_running_run_is_joined_and_another_cancelled(server_url):

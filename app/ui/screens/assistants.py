@@ -175,7 +175,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
     async def load(self, more: bool = False, select: str | None = None) -> None:
         table = self.table
         table.fetching = True
-        offset = len(self.assistants) if more else 0
+        offset = table.served if more else 0
         try:
             found = await self.searcher.search_assistants(**self.search_args(), limit=PAGE, offset=offset)
         except BackendError as error:
@@ -189,8 +189,11 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             self.assistants = {}
             table.clear()
         table.exhausted = len(found) < PAGE
+        table.served += len(found)
         now = self.clock_now()
         for assistant in found:
+            if assistant.assistant_id in self.assistants:
+                continue
             self.assistants[assistant.assistant_id] = assistant
             table.add_row(
                 cell(assistant.name or "(no name)"),
@@ -281,7 +284,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             self.versions, self.versions_of = {}, ""
             return
         table.fetching = True
-        offset = len(self.versions) if more and self.versions_of == assistant.assistant_id else 0
+        offset = table.served if more and self.versions_of == assistant.assistant_id else 0
         try:
             found = await self.editor.assistant_versions(assistant.assistant_id, limit=VERSIONS_PAGE, offset=offset)
         except BackendError as error:
@@ -295,6 +298,7 @@ class AssistantsScreen(ObjectsScreen[str | None]):
             self.versions = {}
         self.versions_of = assistant.assistant_id
         table.exhausted = len(found) < VERSIONS_PAGE
+        table.served += len(found)
         for version in found:
             key = str(version.version)
             if key in self.versions:

@@ -82,7 +82,7 @@ class CronsScreen(ObjectsScreen[None]):
     async def load(self, more: bool = False) -> None:
         table = self.table
         table.fetching = True
-        offset = len(self.crons) if more else 0
+        offset = table.served if more else 0
         try:
             found = await self.scheduler.list_crons(limit=PAGE, offset=offset)
         except BackendError as error:
@@ -98,6 +98,7 @@ class CronsScreen(ObjectsScreen[None]):
             table.clear()
             self.crons = {}
         table.exhausted = len(found) < PAGE
+        table.served += len(found)
         now = self.clock_now()
         for cron in found:
             if cron.cron_id in self.crons:

@@ -128,8 +128,8 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         assert isinstance(self.backend, ListsRuns)
         table = self.table
         table.fetching = True
-        offset = len(self.runs) if more else 0
-        limit = PAGE if more else max(PAGE, len(self.runs))
+        offset = table.served if more else 0
+        limit = PAGE if more else max(PAGE, table.served)
         try:
             runs = await self.backend.list_runs(self.thread_id, limit=limit, offset=offset)
         except BackendError as error:
@@ -154,7 +154,10 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         if replace:
             table.clear()
         now = self.clock_now()
+        table.served += len(runs)
         for run in runs:
+            if run.run_id in self.runs:
+                continue
             self.runs[run.run_id] = run
             table.add_row(
                 cell(run.status or "?", STATUS_STYLE.get(run.status, "")),

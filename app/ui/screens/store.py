@@ -184,7 +184,7 @@ class StoreScreen(ObjectsScreen[None]):
             table.fetching = False
             self.set_status(str(wrong), "$error")
             return
-        offset = len(self.items) if more else 0
+        offset = table.served if more else 0
         try:
             found = await self.store.store_items(self.namespace, query=query, filter=flt, limit=PAGE, offset=offset)
         except BackendError as error:
@@ -198,6 +198,7 @@ class StoreScreen(ObjectsScreen[None]):
             table.clear()
             self.items = {}
         table.exhausted = len(found) < PAGE
+        table.served += len(found)
         now = self.clock_now()
         for item in found:
             key = json.dumps([*item.namespace, item.key])

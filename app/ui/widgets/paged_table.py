@@ -175,6 +175,10 @@ class PagedTable(ScrollView, can_focus=True):
         self.cell_padding = cell_padding
         self.exhausted = False
         """The server has no rows after these."""
+        self.served = 0
+        """Rows the server listed since the last clear, repeats included: the next page's
+        offset (a page read by offset repeats rows when new ones came in at the top meanwhile:
+        the screens skip those, and an offset counted from the rows shown would repeat them)."""
         self._fetching = False
         self._table = TableRows()
         self._drawn: LRUCache[tuple[object, ...], Strip] = LRUCache(KEPT_LINES)
@@ -251,6 +255,7 @@ class PagedTable(ScrollView, can_focus=True):
         is until rows are added again: rows reloaded with the cursor put back on its row do
         not move."""
         self._table.clear()
+        self.served = 0
         self._drawn.clear()
         self._hover_row = None
         self.set_reactive(PagedTable.cursor_row, 0)
