@@ -89,13 +89,13 @@ async def app_typing(url: str) -> tuple[list[float], list[float]]:
     app = make_app(url)
     async with running(app, TERMINAL):
         await wait_until(
-            lambda: app.session.backend is not None and app.screen.thread_list is not None, what="main screen"
+            lambda: app.session.backend is not None and app.screen.sidebar.thread_list is not None, what="main screen"
         )
         screen, composer = app.screen, app.screen.query_one("#composer")
         # the start settles first: on a server with threads the newest opens and the list takes
         # the focus (keys typed before then would go to the list); then the user tabs back
         await wait_until(
-            lambda: screen.thread_state is not None or screen.chat.shows_welcome,
+            lambda: screen.conversation.thread_state is not None or screen.conversation.chat.shows_welcome,
             what="the newest thread open, or the welcome",
         )
         await settle(app, 0.5)

@@ -115,16 +115,16 @@ async def main(args) -> list:
     app = make_app(args.url, probe=True)
     async with running(app):
         screen = app.screen
-        await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
+        await wait_until(lambda: screen.sidebar.thread_list.option_count > 0, what="thread list")
         probe = app.session.backend
         await settle(app, 0.5)
-        chat = screen.chat
+        chat = screen.conversation.chat
         for _ in range(3 if args.quick else 5):
             await chat.show_messages([])  # start from an empty chat each time
             screen.conversation.thread_id = None  # as if no thread were open: open_thread loads it again
             await settle(app, 0.2)
             probe.clear()
-            screen.open_thread(thread_id)
+            screen.conversation.open_thread(thread_id)
             await wait_until(lambda: probe.last("get_state:end") is not None, timeout=60, what="get_state")
             await wait_until(lambda: len(chat.entries) > 0 and chat.max_scroll_y > 0, timeout=60, what="messages")
             shown = await painted(app)

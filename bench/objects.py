@@ -173,7 +173,7 @@ async def main(args) -> list:
     app = make_app(args.url)
     async with running(app):
         await wait_until(
-            lambda: app.session.backend is not None and app.screen.thread_list is not None, what="main screen"
+            lambda: app.session.backend is not None and app.screen.sidebar.thread_list is not None, what="main screen"
         )
         await settle(app, 0.5)
         ready = app.kept_screens.ready

@@ -106,7 +106,7 @@ async def main(args) -> list:
     searches: list[float] = []
     async with running(app):
         screen = app.screen
-        threads = screen.thread_list
+        threads = screen.sidebar.thread_list
         await wait_until(lambda: threads.option_count > 0, what="first page")
         await settle(app, 0.5)
         search = screen.query_one("#thread-search")

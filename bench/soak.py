@@ -48,10 +48,10 @@ PROMPT = "rich 1000"
 async def one_run(app, tail: str) -> list[float]:
     """One run sent from the composer, to its end; the loop's lateness while it streamed."""
     screen = app.screen
-    chat = screen.chat
+    chat = screen.conversation.chat
     shown = len(chat.messages)  # the new reply is the one after the message sent
     meter = StallMeter().start()
-    screen.send_message(PROMPT)
+    screen.conversation.send_message(PROMPT)
     await wait_until(
         lambda: len(chat.messages) >= shown + 2 and (reply_text(chat) or "").rstrip().endswith(tail),
         timeout=120,
@@ -59,7 +59,7 @@ async def one_run(app, tail: str) -> list[float]:
     )
     await painted(app)
     await meter.stop()
-    await wait_until(lambda: not screen.run_in_progress, timeout=60, what="run end")
+    await wait_until(lambda: not screen.conversation.run_in_progress, timeout=60, what="run end")
     return list(meter.lateness)
 
 
@@ -90,9 +90,11 @@ async def main(args) -> list:
         thread = await client.threads.create(graph_id="agent", metadata={"bench": "soak"})
         thread_id = thread["thread_id"]
         screen = app.screen
-        screen.open_thread(thread_id)
+        screen.conversation.open_thread(thread_id)
         await wait_until(
-            lambda: screen.thread_state is not None and screen.thread_state.thread_id == thread_id,
+            lambda: (
+                screen.conversation.thread_state is not None and screen.conversation.thread_state.thread_id == thread_id
+            ),
             what="thread opened",
         )
         await settle(app)
@@ -105,7 +107,7 @@ async def main(args) -> list:
                 await wait_until(lambda: app.kept_screens.all_ready, timeout=60, what="dialogs built ahead")
                 rss_after_first = rss_now()
         rss_end = rss_now()
-        messages = len(screen.chat.messages)
+        messages = len(screen.conversation.chat.messages)
 
     start, end = lateness[:ends], lateness[-ends:]
     start_max = max(ms(max(run)) for run in start)

@@ -167,7 +167,9 @@ async def in_process_once() -> dict:
         await wait_until(lambda: app.session.backend is not None, timeout=60, what="server")
         ready = now()
         await wait_until(
-            lambda: app.screen.thread_list.option_count > 0 or not app.screen.workers, timeout=30, what="thread list"
+            lambda: app.screen.sidebar.thread_list.option_count > 0 or not app.screen.workers,
+            timeout=30,
+            what="thread list",
         )
         await settle(app, 0.3)  # leave no worker running behind
     return {"first": first - start, "interactive": interactive - start, "ready": ready - start, "booting": booting}

@@ -87,27 +87,27 @@ async def app_run(app, probe: Probe, client, tail: str, thread_id: str | None = 
     if thread_id is None:
         thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
         thread_id = thread["thread_id"]
-    screen.open_thread(thread_id)
+    screen.conversation.open_thread(thread_id)
     await wait_until(
         lambda: (
-            screen.thread_id == thread_id
-            and screen.thread_state is not None
-            and screen.thread_state.thread_id == thread_id
+            screen.conversation.thread_id == thread_id
+            and screen.conversation.thread_state is not None
+            and screen.conversation.thread_state.thread_id == thread_id
         ),
         what="thread opened",
     )
     await settle(app)
-    chat = screen.chat
+    chat = screen.conversation.chat
     probe.clear()
     meter = StallMeter().start()
     start = now()
-    screen.send_message(PROMPT)
+    screen.conversation.send_message(PROMPT)
     await wait_until(lambda: reply_text(chat), timeout=60, what="first token")
     first_shown = await painted(app)
     await wait_until(lambda: (reply_text(chat) or "").rstrip().endswith(tail), timeout=120, what="last token")
     last_shown = await painted(app)
     await meter.stop()
-    await wait_until(lambda: not screen.run_in_progress, timeout=60, what="run end")
+    await wait_until(lambda: not screen.conversation.run_in_progress, timeout=60, what="run end")
     await settle(app)
     return {
         "start": start,

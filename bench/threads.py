@@ -130,7 +130,7 @@ async def first_page_once(url: str) -> float:
 
     watcher = asyncio.create_task(watch_ready())
     async with running(app):
-        await wait_until(lambda: app.screen.thread_list.option_count > 0, what="first page")
+        await wait_until(lambda: app.screen.sidebar.thread_list.option_count > 0, what="first page")
         shown = await painted(app)
         await watcher
     return ms(shown - ready_at[0])
@@ -149,7 +149,7 @@ async def main(args) -> list:
     app = make_app(args.url, probe=True)
     async with running(app) as pilot:
         screen = app.screen
-        threads = screen.thread_list
+        threads = screen.sidebar.thread_list
         await wait_until(lambda: threads.option_count > 0, what="first page")
         probe = app.session.backend
         await settle(app, 0.5)
@@ -168,8 +168,8 @@ async def main(args) -> list:
             await wait_until(
                 lambda: (
                     threads.threads is not rows_before
-                    and screen.filter.words == [typed]
-                    and all(screen.filter.matches(t) for t in threads.threads)
+                    and screen.sidebar.filter.words == [typed]
+                    and all(screen.sidebar.filter.matches(t) for t in threads.threads)
                 ),
                 timeout=30,
                 what=f"results for {typed!r}",
@@ -211,7 +211,7 @@ async def main(args) -> list:
                 threads.action_last()
                 try:
                     await wait_until(
-                        lambda: (reached() > count or threads.exhausted) and not screen._loading_more,
+                        lambda: (reached() > count or threads.exhausted) and not screen.sidebar.loading_more,
                         timeout=5,
                         what="next page",
                     )
@@ -220,7 +220,7 @@ async def main(args) -> list:
                     if attempt == 5:
                         raise TimeoutError(
                             f"no page after row {count:,} (window {threads.option_count} rows, "
-                            f"cursor {threads.highlighted}, loading {screen._loading_more})"
+                            f"cursor {threads.highlighted}, loading {screen.sidebar.loading_more})"
                         ) from None
             if reached() // 1000 != count // 1000:
                 samples.append((reached(), rss_mb()))

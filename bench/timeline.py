@@ -106,7 +106,7 @@ async def main(args) -> list:
     app = make_app(args.url, probe=True)
     async with running(app):
         screen = app.screen
-        await wait_until(lambda: screen.thread_list.option_count > 0, what="thread list")
+        await wait_until(lambda: screen.sidebar.thread_list.option_count > 0, what="thread list")
         probe = app.session.backend
         await settle(app, 0.5)
         inspector = screen.inspector
@@ -118,7 +118,7 @@ async def main(args) -> list:
             await settle(app, 0.2)
             sdk_page += await timed_ms(lambda: client.threads.get_history(thread_id, limit=HISTORY_PAGE), times=1)
             probe.clear()
-            screen.open_thread(thread_id)
+            screen.conversation.open_thread(thread_id)
             await wait_until(lambda: probe.last("get_history:start") is not None, timeout=60, what="history asked")
             await wait_until(lambda: len(timeline.model.rows) > 0, timeout=60, what="first page")
             shown = await painted(app)
@@ -154,7 +154,7 @@ async def main(args) -> list:
             await settle(app, 0.2)
 
         # -- the previous / next human turn -------------------------------------------------------
-        chat = screen.chat
+        chat = screen.conversation.chat
         while len(timeline.model.rows) < (JUMPS + 2) * PER_TURN and not timeline.exhausted:
             loaded = len(timeline.model.rows)
             timeline.option_list.highlighted = loaded - 1  # older pages load as the cursor nears the end

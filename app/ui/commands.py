@@ -144,7 +144,7 @@ class ThreadbenchCommands(Provider):
 
     def _messages(self) -> list[tuple[str, str]]:
         main = find_main_screen(self.app)
-        state = main.thread_state if main is not None else None
+        state = main.conversation.thread_state if main is not None else None
         if state is None:
             return []
         found = []

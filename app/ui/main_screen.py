@@ -8,7 +8,9 @@ opens the new head). It lays the regions out and routes their keys: each region 
 keys whose action it owns (`SCREEN_KEYS`) and implements them; the screen binds them all
 (main_keys.py), so they act wherever the focus is, and runs each on its region through one
 action, `region(id, action)`. Its own keys are those that span the regions: refresh (the list
-and the open thread), compare side by side and fan out.
+and the open thread), compare side by side and fan out. It forwards nothing: what reads or
+drives a region's state (the app, tests, the bench) goes to the region (`screen.sidebar`,
+`screen.conversation`, `screen.connection`, `screen.inspector`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from textual.widgets import Static
 from ..backends.base import BackendError
 from ..compare import Side, side_label
 from ..models import ThreadState
-from ..thread_filter import ThreadFilter
 from .main_keys import screen_bindings
 from .regions.conversation import Conversation
 from .regions.inspector import Inspector
@@ -38,11 +39,9 @@ from .report import report
 from .screens.compare import CompareScreen
 from .screens.fanout import FanOutScreen
 from .text import clean
-from .widgets.chat_log import ChatLog
 from .widgets.composer import Composer
 from .widgets.connection import ConnectionIndicator
 from .widgets.key_footer import KeyFooter
-from .widgets.run_status import RunStatus
 from .widgets.thread_list import ThreadList
 from .widgets.timeline import Timeline
 from .workers import work
@@ -118,85 +117,16 @@ class MainScreen(Screen):
         self.conversation.show_run_options()
         if self.app.session.backend is None:
             self.sidebar.show_note(self.app.embedded.starting_text)
-            self.run_status.show("starting", self.app.embedded.starting_text)
+            self.conversation.run_status.show("starting", self.app.embedded.starting_text)
         else:
             self.backend_ready()
 
     def backend_ready(self) -> None:
-        self.run_status.show("idle", "")
+        self.conversation.run_status.show("idle", "")
         self.inspector.offer_stream_modes(self.app.session.live_backend.capabilities.stream_modes)
         self.conversation.learn_graphs()
         self.connection.start()
         self.sidebar.start()
-
-    # -- what tests, the bench and the app read: the regions' own state ------------------------
-
-    @property
-    def thread_list(self) -> ThreadList:
-        return self.sidebar.thread_list
-
-    @property
-    def filter(self) -> ThreadFilter:
-        return self.sidebar.filter
-
-    @property
-    def _loading_more(self) -> bool:
-        return self.sidebar._loading_more
-
-    @property
-    def _loading_earlier(self) -> bool:
-        return self.sidebar._loading_earlier
-
-    @property
-    def chat(self) -> ChatLog:
-        return self.conversation.chat
-
-    @property
-    def composer(self) -> Composer:
-        return self.conversation.composer
-
-    @property
-    def run_status(self) -> RunStatus:
-        return self.conversation.run_status
-
-    @property
-    def thread_id(self) -> str | None:
-        return self.conversation.thread_id
-
-    @property
-    def thread_state(self) -> ThreadState | None:
-        return self.conversation.thread_state
-
-    @property
-    def run_in_progress(self) -> bool:
-        return self.conversation.run_in_progress
-
-    @property
-    def run_id(self) -> str | None:
-        return self.conversation.run_id
-
-    @property
-    def _opens(self) -> int:
-        return self.conversation.opens
-
-    @property
-    def online(self) -> bool:
-        return self.connection.online
-
-    def load_threads(self) -> None:
-        self.sidebar.load_threads()
-
-    def check_health(self) -> None:
-        self.connection.check_health()
-
-    def open_thread(self, thread_id: str, ask: bool = False) -> None:
-        self.conversation.open_thread(thread_id, ask)
-
-    def send_message(self, text: str) -> None:
-        self.conversation.send_message(text)
-
-    def show_run_options(self) -> None:
-        self.conversation.show_run_options()
 
     async def _forget_thread(self, thread_id: str) -> None:
         """Drop a thread the server no longer has: its row, and the chat if it is open.
@@ -216,30 +146,30 @@ class MainScreen(Screen):
         elif event.opened and not conversation.run_in_progress:
             conversation.open_thread(event.thread_id, ask=True)  # enter on the open thread: its question or run, now
         if event.opened:
-            self.composer.focus()
+            conversation.composer.focus()
 
     @on(ThreadSidebar.FirstListed)
     def first_listed(self) -> None:
         if self.conversation.composer_idle:
-            self.thread_list.focus()
+            self.sidebar.thread_list.focus()
 
     @on(ThreadSidebar.Made)
     def thread_made(self) -> None:
-        self.composer.focus()
+        self.conversation.composer.focus()
 
     @on(ThreadSidebar.NothingListed)
     async def nothing_listed(self) -> None:
-        self.composer.focus()
+        self.conversation.composer.focus()
         await self.conversation.welcome()
 
     @on(ThreadSidebar.Busy)
     def open_thread_busy(self, event: ThreadSidebar.Busy) -> None:
-        if event.thread_id == self.thread_id:
+        if event.thread_id == self.conversation.thread_id:
             self.conversation.open_thread(event.thread_id)
 
     @on(ThreadSidebar.Renamed)
     def renamed(self, event: ThreadSidebar.Renamed) -> None:
-        if event.thread_id == self.thread_id:
+        if event.thread_id == self.conversation.thread_id:
             self.conversation.open_thread(event.thread_id)
 
     @on(ThreadSidebar.Deleted)
@@ -281,8 +211,8 @@ class MainScreen(Screen):
         self.sidebar.load_threads()
         if self.conversation.rejoin_cut_run():
             return
-        if self.thread_id is not None and not self.run_in_progress:
-            self.conversation.open_thread(self.thread_id)
+        if self.conversation.thread_id is not None and not self.conversation.run_in_progress:
+            self.conversation.open_thread(self.conversation.thread_id)
 
     # -- the regions' keys -------------------------------------------------------------------------
 
@@ -306,24 +236,25 @@ class MainScreen(Screen):
 
     def action_refresh(self) -> None:
         self.sidebar.load_threads()
-        if self.thread_id is not None:  # (its question stays for enter or a: a refresh asks nothing)
-            self.conversation.open_thread(self.thread_id)
+        if self.conversation.thread_id is not None:  # (its question stays for enter or a: a refresh asks nothing)
+            self.conversation.open_thread(self.conversation.thread_id)
 
     # -- compare side by side, fan out ---------------------------------------------------------------
 
     def _side(self, state: ThreadState, head: bool) -> Side:
-        thread_id = state.thread_id or self.thread_id or ""
-        row = self.thread_list.thread(thread_id)
+        thread_id = state.thread_id or self.conversation.thread_id or ""
+        row = self.sidebar.thread(thread_id)
         title = row.title if row is not None else state.title
         return Side(thread_id, state.checkpoint_id, side_label(title, thread_id, state, head), state, head)
 
     def _current_side(self) -> Side | None:
         """The open thread at the checkpoint shown (the past view's, else the head)."""
         past = self.inspector.viewing
-        state = past or self.thread_state
-        if self.thread_id is None or state is None or (state.thread_id or self.thread_id) != self.thread_id:
+        thread_id = self.conversation.thread_id
+        state = past or self.conversation.thread_state
+        if thread_id is None or state is None or (state.thread_id or thread_id) != thread_id:
             return None  # (no thread, or it is still opening: the state shown is the last one's)
-        return self._side(state.model_copy(update={"thread_id": self.thread_id}), head=past is None)
+        return self._side(state.model_copy(update={"thread_id": thread_id}), head=past is None)
 
     def _show_pick(self) -> None:
         pick = self.query_one("#compare-pick", Static)
@@ -400,7 +331,7 @@ class MainScreen(Screen):
             return
         head = self.inspector.viewing is None
         screen = FanOutScreen(
-            backend, current, target, self.app.session.run_options, text=self.composer.text, head=head
+            backend, current, target, self.app.session.run_options, text=self.conversation.composer.text, head=head
         )
         self.app.push_screen(screen, callback=self._open_side)
 
@@ -409,7 +340,7 @@ class MainScreen(Screen):
         it), or, a fork the list has not loaded, put at its top."""
         if not thread_id:
             return
-        threads = self.thread_list
+        threads = self.sidebar.thread_list
         threads.focus()
         if not threads.highlight_thread(thread_id):
             self._open_new_thread(thread_id)

@@ -18,7 +18,7 @@ def export_open_thread(app: ThreadbenchApp) -> None:
     main = app.main_screen
     if main is None or app.session.backend is None:
         return
-    thread_id = main.thread_id or main.thread_list.highlighted_thread_id
+    thread_id = main.conversation.thread_id or main.sidebar.thread_list.highlighted_thread_id
     if thread_id is None:
         app.notify("Open a thread first.", severity="warning", timeout=2)
         return
@@ -35,7 +35,7 @@ async def export_thread(app: ThreadbenchApp, thread_id: str) -> None:
     backend = app.session.backend
     main = app.main_screen
     assert backend is not None and main is not None
-    summary = main.thread_list.thread(thread_id)
+    summary = main.sidebar.thread_list.thread(thread_id)
     stem = default_file_name(summary, ThreadState(thread_id=thread_id), "md").removesuffix(".md")
     title = summary.display_title if summary else thread_id
     request = await app.push_screen_wait(ExportScreen(title, thread_id, stem, history=backend.capabilities.history))
@@ -66,7 +66,7 @@ async def export_thread(app: ThreadbenchApp, thread_id: str) -> None:
 
 def copy_last_reply(app: ThreadbenchApp) -> None:
     main = app.main_screen
-    state = main.thread_state if main is not None else None
+    state = main.conversation.thread_state if main is not None else None
     messages = state.messages if state is not None else []
     reply = next((m for m in reversed(messages) if m.type == "ai" and m.text.strip()), None)
     if reply is None:

@@ -375,7 +375,9 @@ async def test_the_connection_screen_logs_in(server_url, deerflow_url, tmp_path,
         box = app.screen.query_one("#thread-search", Input)
         box.value = f"id:{thread_id[:8]}"
         await wait_for(
-            pilot, lambda: thread_id in [t.thread_id for t in app.screen.thread_list.threads], what="ada's thread"
+            pilot,
+            lambda: thread_id in [t.thread_id for t in app.screen.sidebar.thread_list.threads],
+            what="ada's thread",
         )
     assert PASSWORD not in (tmp_path / "threadbench.log").read_text()
     assert os.environ.get("THREADBENCH_PASSWORD") is None

@@ -18,7 +18,11 @@ from threadbench.ui.widgets.composer import Composer
 
 def replies(screen) -> list[MessageEntry]:
     """The AI replies the chat shows (a streamed one as far as it came)."""
-    return [e for e in screen.chat.entries if isinstance(e, MessageEntry) and e.kind == "ai" and screen.chat.shown(e)]
+    return [
+        e
+        for e in screen.conversation.chat.entries
+        if isinstance(e, MessageEntry) and e.kind == "ai" and screen.conversation.chat.shown(e)
+    ]
 
 
 def embedded_app(data_dir) -> ThreadbenchApp:
@@ -31,19 +35,21 @@ async def test_the_embedded_server_dies_mid_stream_and_the_reply_still_ends_righ
         await wait_ready(pilot, timeout=90)
         screen = app.screen
         thread = await get_client(url=app.embedded.server.url).threads.create(graph_id="agent")
-        screen.load_threads()
-        await wait_for(pilot, lambda: any(t.thread_id == thread["thread_id"] for t in screen.thread_list.threads))
-        screen.thread_list.highlight_thread(thread["thread_id"])
-        await wait_for(pilot, lambda: screen.thread_id == thread["thread_id"])
+        screen.sidebar.load_threads()
+        await wait_for(
+            pilot, lambda: any(t.thread_id == thread["thread_id"] for t in screen.sidebar.thread_list.threads)
+        )
+        screen.sidebar.thread_list.highlight_thread(thread["thread_id"])
+        await wait_for(pilot, lambda: screen.conversation.thread_id == thread["thread_id"])
         screen.query_one(Composer).focus()
         await pilot.pause()
         await pilot.press(*"slow please", "enter")
-        await wait_for(pilot, lambda: screen.run_id and replies(screen), what="the reply starts")
+        await wait_for(pilot, lambda: screen.conversation.run_id and replies(screen), what="the reply starts")
         old_pid = app.embedded.server.process.pid
         os.killpg(old_pid, signal.SIGTERM)  # the server stops (flushing its data), the stream is cut
-        await wait_for(pilot, lambda: not screen.online, timeout=30, what="the outage is noticed")
+        await wait_for(pilot, lambda: not screen.connection.online, timeout=30, what="the outage is noticed")
         assert "offline" in str(screen.query_one("#connection").visual)
-        await wait_for(pilot, lambda: screen.online, timeout=90, what="the restarted server")
+        await wait_for(pilot, lambda: screen.connection.online, timeout=90, what="the restarted server")
         assert app.embedded.server.process.pid != old_pid
         await wait_for(pilot, lambda: screen.query_one("#run-status").state == "idle", timeout=90, what="the run ends")
         state = await get_client(url=app.embedded.server.url).threads.get_state(thread["thread_id"])
@@ -68,11 +74,11 @@ async def test_a_gone_server_is_reported_and_the_app_resumes_when_it_is_back(tmp
         app._server_restarts = 99  # let it stay down: the app must not restart it now
         app.embedded.server.stop()
         app.embedded.server.process = None
-        await wait_for(pilot, lambda: not screen.online, timeout=30, what="the outage is noticed")
+        await wait_for(pilot, lambda: not screen.connection.online, timeout=30, what="the outage is noticed")
         assert any("Lost the server" in text for text in notices(app, "error"))
         assert composer.text == "draft kept"
         app.embedded.server.start()  # the operator brings it back on the same port
-        await wait_for(pilot, lambda: screen.online, timeout=90, what="back online")
+        await wait_for(pilot, lambda: screen.connection.online, timeout=90, what="back online")
         assert composer.text == "draft kept"
 
 

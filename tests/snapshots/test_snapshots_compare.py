@@ -73,7 +73,10 @@ async def open_row(pilot, thread_id: str) -> None:
     threads.highlight_thread(thread_id)
     await wait_for(
         pilot,
-        lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == thread_id,
+        lambda: (
+            app.screen.conversation.thread_state is not None
+            and app.screen.conversation.thread_state.thread_id == thread_id
+        ),
         what="the thread open",
     )
     await settle(pilot)

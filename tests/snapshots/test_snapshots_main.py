@@ -141,9 +141,9 @@ async def open_thread(pilot, thread_id: str) -> None:
     await wait_for(
         pilot,
         lambda: (
-            app.screen.thread_id == thread_id
-            and app.screen.thread_state is not None
-            and app.screen.thread_state.thread_id == thread_id
+            app.screen.conversation.thread_id == thread_id
+            and app.screen.conversation.thread_state is not None
+            and app.screen.conversation.thread_state.thread_id == thread_id
         ),
         what="the thread",
     )
@@ -381,7 +381,7 @@ def test_long_reply_opened_at_its_end(seeded, snap_compare):
     async def run_before(pilot):
         app = pilot.app
         await open_thread(pilot, OTHER_THREAD)
-        await app.screen.chat.show_messages(
+        await app.screen.conversation.chat.show_messages(
             [
                 ChatMessage(id="q", type="human", text="Write the whole plan out"),
                 ChatMessage(id="r", type="ai", text=long_reply()),

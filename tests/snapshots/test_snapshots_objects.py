@@ -136,7 +136,7 @@ async def open_seeded_thread(pilot) -> None:
     threads = app.screen.query_one("#thread-list", ThreadList)
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [THREAD], what="the seeded thread")
     threads.highlighted = 0
-    await wait_for(pilot, lambda: app.screen.thread_state is not None, what="the thread open")
+    await wait_for(pilot, lambda: app.screen.conversation.thread_state is not None, what="the thread open")
     threads.focus()
 
 

@@ -62,7 +62,12 @@ async def show_seeded(pilot) -> None:
     await wait_for(pilot, lambda: len(threads.threads) == len(THREADS), what="the seeded threads")
     first = next(iter(THREADS))
     threads.highlight_thread(first)
-    await wait_for(pilot, lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == first)
+    await wait_for(
+        pilot,
+        lambda: (
+            app.screen.conversation.thread_state is not None and app.screen.conversation.thread_state.thread_id == first
+        ),
+    )
     threads.focus()
     await settle(pilot)
 

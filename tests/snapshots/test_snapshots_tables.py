@@ -58,7 +58,7 @@ def test_a_reply_with_tables(seeded, snap_compare):
         await wait_for(pilot, lambda: len(threads.threads) == 1, what="the seeded thread")
         threads.highlighted = 0
         await wait_for(pilot, lambda: any("9a0c" in line for line in screen_lines(app)), what="both tables")
-        app.screen.chat.focus()
+        app.screen.conversation.chat.focus()
         await settle(pilot)
 
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)

@@ -205,13 +205,15 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
     await pilot.pause()
     box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
     await pilot.press("enter")
-    threads = app.screen.thread_list
+    threads = app.screen.sidebar.thread_list
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the tagged thread")
-    if app.screen.thread_id != thread_id:
+    if app.screen.conversation.thread_id != thread_id:
         threads.highlighted = 0
     # its state shown: from then on the inspector holds nothing of the thread open before
     await wait_for(
-        pilot, lambda: getattr(app.screen.thread_state, "thread_id", "") == thread_id, what="the thread opened"
+        pilot,
+        lambda: getattr(app.screen.conversation.thread_state, "thread_id", "") == thread_id,
+        what="the thread opened",
     )
 
 
@@ -228,7 +230,7 @@ async def send_in_new_thread(pilot, text: str) -> None:
     await pilot.press("ctrl+s")
     await wait_for(
         pilot,
-        lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id is not None,
+        lambda: isinstance(app.screen, MainScreen) and app.screen.conversation.thread_id is not None,
         what="the new thread open",
     )
     app.screen.query_one(Composer).focus()

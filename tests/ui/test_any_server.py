@@ -56,7 +56,7 @@ async def search(pilot, metadata: dict) -> None:
     await wait_for(
         pilot,
         lambda: (
-            screen.filter.metadata == metadata
+            screen.sidebar.filter.metadata == metadata
             and not any(w.group == "threads" and not w.is_finished for w in screen.workers)
         ),
         what="the search",
@@ -159,7 +159,7 @@ async def test_options_and_assistants_say_why_where_auth_hides_the_assistants(an
     fields are not the graph's own, where it used to report the graph as gone."""
     thread_id = await run_on(any_server_url, "support_bot", "first", metadata := tag())
     async with opened(any_server_url, metadata, thread_id) as (app, pilot):
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.press("o")
         await wait_for(pilot, lambda: isinstance(app.screen, RunOptionsScreen), what="the run options")
         await settle(pilot)
@@ -182,8 +182,8 @@ async def test_a_new_message_on_a_server_of_several_graphs_asks_which(any_server
         await wait_ready(pilot)
         screen = app.screen
         await search(pilot, tag())  # nothing listed, then no thread open: the message starts one
-        if screen.thread_id:
-            await screen._forget_thread(screen.thread_id)
+        if screen.conversation.thread_id:
+            await screen._forget_thread(screen.conversation.thread_id)
         screen.query_one(Composer).focus()
         await pilot.press(*"hello lead", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PickGraphScreen), what="the graph picker")
@@ -191,9 +191,9 @@ async def test_a_new_message_on_a_server_of_several_graphs_asks_which(any_server
         await pilot.press(*"lead_agent", "enter")
         await wait_for(pilot, lambda: "Lead agent here. You said: hello lead" in ai_texts(app), what="the reply")
         # DeerFlow stored the text under "<id>__user": shown once, not twice
-        await wait_for(pilot, lambda: not screen.run_in_progress, what="the run's end")
+        await wait_for(pilot, lambda: not screen.conversation.run_in_progress, what="the run's end")
         assert human_texts(app).count("hello lead") == 1
-        thread = await get_client(url=any_server_url).threads.get(screen.thread_id)
+        thread = await get_client(url=any_server_url).threads.get(screen.conversation.thread_id)
         assert thread["metadata"]["graph_id"] == "lead_agent"
 
 
@@ -245,12 +245,12 @@ async def test_a_waiting_thread_asks_only_on_enter_and_the_enter_does_not_answer
         screen = app.screen
         await wait_for(
             pilot,
-            lambda: [t.thread_id for t in screen.thread_list.threads] == [waiting, other],
+            lambda: [t.thread_id for t in screen.sidebar.thread_list.threads] == [waiting, other],
             what="both threads listed",
         )
-        screen.thread_list.focus()
-        screen.thread_list.highlighted = 1
-        await wait_for(pilot, lambda: screen.thread_id == other, what="the other thread open")
+        screen.sidebar.thread_list.focus()
+        screen.sidebar.thread_list.highlighted = 1
+        await wait_for(pilot, lambda: screen.conversation.thread_id == other, what="the other thread open")
         # up then enter, as a terminal sends them: one event after the other, no pause
         for key in ("up", "enter", "enter"):
             app.post_message(events.Key(key, "\r" if key == "enter" else None))
@@ -266,10 +266,12 @@ async def test_a_waiting_thread_asks_only_on_enter_and_the_enter_does_not_answer
 async def test_highlighting_a_waiting_thread_does_not_pop_its_question(any_server_url):
     waiting = await run_on(any_server_url, "support_bot", "approve it", metadata := tag())
     async with opened(any_server_url, metadata, waiting) as (app, pilot):
-        await wait_for(pilot, lambda: app.screen.run_status.state == "waiting", what="the waiting status")
+        await wait_for(pilot, lambda: app.screen.conversation.run_status.state == "waiting", what="the waiting status")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-        assert "? waiting" in shown_row(app.screen.thread_list, app.screen.thread_list.threads[0].thread_id)
+        assert "? waiting" in shown_row(
+            app.screen.sidebar.thread_list, app.screen.sidebar.thread_list.threads[0].thread_id
+        )
 
 
 async def test_rows_tell_a_question_from_a_pause(any_server_url):
@@ -318,11 +320,15 @@ async def test_a_deleted_thread_leaves_no_panel_behind(any_server_url):
     async with opened(any_server_url, metadata, thread_id) as (app, pilot):
         screen = app.screen
         await wait_for(pilot, lambda: screen.inspector.timeline.checkpoints, what="the timeline")
-        screen.thread_list.focus()
+        screen.sidebar.thread_list.focus()
         await pilot.press("x")
         await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the confirmation")
         await pilot.press("y")
-        await wait_for(pilot, lambda: screen.thread_id is None and not screen.thread_list.threads, what="the delete")
+        await wait_for(
+            pilot,
+            lambda: screen.conversation.thread_id is None and not screen.sidebar.thread_list.threads,
+            what="the delete",
+        )
         assert screen.inspector.timeline.checkpoints == []
         assert screen.inspector.live_state is None
         assert "to be deleted" not in screen_text(app)
@@ -337,10 +343,10 @@ async def test_a_new_thread_joins_a_search_only_if_it_matches(any_server_url):
         await pilot.press("ctrl+s")  # no metadata: the search `suite=…` does not list it
         await wait_for(
             pilot,
-            lambda: isinstance(app.screen, MainScreen) and screen.thread_id not in (None, listed),
+            lambda: isinstance(app.screen, MainScreen) and screen.conversation.thread_id not in (None, listed),
             what="the new thread open",
         )
-        assert [t.thread_id for t in screen.thread_list.threads] == [listed]
+        assert [t.thread_id for t in screen.sidebar.thread_list.threads] == [listed]
 
 
 async def test_text_being_typed_stays_when_its_thread_reloads(any_server_url):
@@ -349,9 +355,9 @@ async def test_text_being_typed_stays_when_its_thread_reloads(any_server_url):
         composer = app.screen.query_one(Composer)
         composer.focus()
         await pilot.press(*"hello again")
-        opens = app.screen._opens
+        opens = app.screen.conversation.opens
         await pilot.press("ctrl+r")  # reloads the list and the open thread, as a fork or an edit does
-        await wait_for(pilot, lambda: app.screen._opens > opens, what="the thread reloaded")
+        await wait_for(pilot, lambda: app.screen.conversation.opens > opens, what="the thread reloaded")
         await pilot.press(*" after the fork")
         assert composer.text == "hello again after the fork"
 
@@ -372,11 +378,11 @@ async def test_a_question_left_for_later_leaves_the_row_once_a_run_moves_on(any_
     waiting = await run_on(any_server_url, "support_bot", "approve the refund", metadata := tag())
     async with opened(any_server_url, metadata, waiting) as (app, pilot):
         screen = app.screen
-        screen.thread_list.focus()
+        screen.sidebar.thread_list.focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the question")
         await pilot.press("escape")  # later
-        row = lambda: shown_row(screen.thread_list, screen.thread_list.threads[0].thread_id)  # noqa: E731
+        row = lambda: shown_row(screen.sidebar.thread_list, screen.sidebar.thread_list.threads[0].thread_id)  # noqa: E731
         await wait_for(pilot, lambda: "? waiting" in row(), what="the row waiting")
         screen.query_one(Composer).focus()
         await pilot.press(*"never mind", "enter")

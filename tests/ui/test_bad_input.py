@@ -105,7 +105,7 @@ class Bench:
         main, pilot = self.main, self.pilot
         threads = main.query_one("#thread-list", ThreadList)
         tree = main.query_one("#state-tree", StateTree)
-        if main.thread_id == thread_id and tree.state is not None and tree.state.thread_id == thread_id:
+        if main.conversation.thread_id == thread_id and tree.state is not None and tree.state.thread_id == thread_id:
             return thread_id
         await self.search(f'suite="{tag}"')  # quoted: a tag of digits stays a string
         try:
@@ -117,7 +117,7 @@ class Bench:
             raise AssertionError(
                 f"{scene} not listed: search {search!r}, rows {rows}, notices {notices(self.app)}, workers {workers}"
             ) from missing
-        if main.thread_id != thread_id:
+        if main.conversation.thread_id != thread_id:
             threads.highlighted = 0
         await wait_for(
             pilot,
@@ -393,7 +393,7 @@ async def test_server_text_is_shown_literally(b: Bench, kind: str, place: str) -
     if place in ("tool-args", "tool-result"):
         await open_fold(b, widget, False)
     # The data itself is untouched: the app holds exactly what the server sent.
-    state = main.thread_state
+    state = main.conversation.thread_state
     assert state is not None and state.values == server["values"]
     assert state.messages[0].text == value
 
@@ -922,7 +922,7 @@ async def test_a_context_key_that_is_no_identifier_gets_a_field(b: Bench) -> Non
         assert shows(b.app, b.main.query_one("#run-options"), "odd key [b]=[bold]v[/]")
     finally:
         b.app.session.run_options = saved
-        b.main.show_run_options()
+        b.main.conversation.show_run_options()
 
 
 # -- 6. odd characters in the search box -----------------------------------------------------------

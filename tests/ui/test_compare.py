@@ -37,7 +37,7 @@ async def back_to_the_first_turn(pilot) -> str:
     """Step back in time (`[`) to the end of the first turn ("hello" answered); its checkpoint id."""
     main = pilot.app.screen
     await wait_for(pilot, lambda: len(main.inspector.timeline.checkpoints) > 5, what="the history")
-    main.thread_list.focus()
+    main.sidebar.thread_list.focus()
     for _ in range(12):
         await pilot.press("left_square_bracket")
         await settle(pilot)
@@ -96,12 +96,16 @@ async def test_two_threads_side_by_side_and_open_the_other(server_url):
         await wait_ready(pilot)
         main = app.screen
         main.query_one("#thread-search").value = " ".join(f"{k}={v}" for k, v in metadata.items())
-        threads = main.thread_list
+        threads = main.sidebar.thread_list
         await wait_for(pilot, lambda: len(threads.threads) == 2, what="the two threads")
         await settle(pilot)
         threads.focus()
         threads.highlight_thread(first)
-        await wait_for(pilot, lambda: main.thread_state and main.thread_state.thread_id == first, what="the first")
+        await wait_for(
+            pilot,
+            lambda: main.conversation.thread_state and main.conversation.thread_state.thread_id == first,
+            what="the first",
+        )
         await settle(pilot)
         await pilot.press("equals_sign")
         await settle(pilot)
@@ -110,7 +114,9 @@ async def test_two_threads_side_by_side_and_open_the_other(server_url):
         assert main.compare_left is None and not main.query_one("#compare-pick").display
         await pilot.press("equals_sign")
         threads.highlight_thread(second)
-        await wait_for(pilot, lambda: main.thread_id == second and main.thread_state.thread_id == second)
+        await wait_for(
+            pilot, lambda: main.conversation.thread_id == second and main.conversation.thread_state.thread_id == second
+        )
         await settle(pilot)
         await pilot.press("equals_sign")
         await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen), what="the compare view")
@@ -123,7 +129,9 @@ async def test_two_threads_side_by_side_and_open_the_other(server_url):
         shown = screen_text(app)
         assert "[bold]not bold[/bold]" in shown and "\x1b" not in shown  # server text is data
         await pilot.press("l")  # open the left side's thread
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and main.thread_id == first, what="opened")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MainScreen) and main.conversation.thread_id == first, what="opened"
+        )
 
 
 async def test_fan_out_streams_four_forks_side_by_side(server_url):
@@ -134,7 +142,7 @@ async def test_fan_out_streams_four_forks_side_by_side(server_url):
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
         main = app.screen
-        main.thread_list.focus()
+        main.sidebar.thread_list.focus()
         await pilot.press("O")
         await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen), what="the fan-out form")
         screen = app.screen
@@ -188,7 +196,9 @@ async def test_fan_out_streams_four_forks_side_by_side(server_url):
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen))
         await pilot.press("2", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and main.thread_id == forks[1], what="fork 2")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MainScreen) and main.conversation.thread_id == forks[1], what="fork 2"
+        )
 
 
 async def test_fan_out_from_a_past_checkpoint_forks_there(server_url):
@@ -230,7 +240,7 @@ async def test_a_fork_whose_agent_asks_a_question_says_so_and_opens(server_url):
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
         main = app.screen
-        main.thread_list.focus()
+        main.sidebar.thread_list.focus()
         await pilot.press("O")
         await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen), what="the fan-out form")
         screen = app.screen
@@ -240,7 +250,9 @@ async def test_a_fork_whose_agent_asks_a_question_says_so_and_opens(server_url):
         assert "asks a question" in str(screen.columns[0].query_one(".fanout-status").visual)
         fork = screen.columns[0].thread_id
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and main.thread_id == fork, what="the fork")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MainScreen) and main.conversation.thread_id == fork, what="the fork"
+        )
         assert fork != thread_id
 
 
@@ -257,7 +269,7 @@ async def test_on_the_gateway_fan_out_says_why_not_and_a_past_side_says_it_has_n
         await open_tagged(pilot, metadata, thread_id)
         main = app.screen
         await wait_for(pilot, lambda: len(main.inspector.timeline.checkpoints) > 3, what="the history")
-        main.thread_list.focus()
+        main.sidebar.thread_list.focus()
         await pilot.press("O")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
@@ -276,7 +288,7 @@ async def test_compare_and_fan_out_are_in_the_help_and_the_palette(server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread_id)
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.press("f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         ids = {row.binding_id for row in app.screen.rows}
@@ -308,7 +320,7 @@ async def test_fan_out_on_a_graph_that_answers_whole_messages(any_server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         await open_tagged(pilot, metadata, thread["thread_id"])
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.press("O")
         await wait_for(pilot, lambda: isinstance(app.screen, FanOutScreen), what="the fan-out form")
         screen = app.screen

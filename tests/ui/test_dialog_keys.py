@@ -24,7 +24,7 @@ async def test_keys_typed_behind_n_wait_for_the_new_thread_dialog(server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         read = app.session.backend.list_assistants = Held(app.session.backend.list_assistants)
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.pause()
         press_at_once(app, "n", *"my-thread")
         await wait_for(pilot, lambda: read.asked, what="the dialog's read")
@@ -42,7 +42,7 @@ async def test_keys_typed_as_the_dialog_opens_come_after_the_keys_held(server_ur
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
         read = app.session.backend.list_assistants = Held(app.session.backend.list_assistants)
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.pause()
         press_at_once(app, "n", *"abc")
         await wait_for(pilot, lambda: read.asked, what="the dialog's read")
@@ -59,7 +59,7 @@ async def test_keys_typed_behind_n_in_the_crons_screen_are_the_forms(server_url)
     app = make_app(server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.press("C")
         await wait_for(pilot, lambda: isinstance(app.screen, CronsScreen), what="the crons")
         await pilot.pause()

@@ -57,11 +57,11 @@ async def test_a_region_key_acts_with_the_focus_in_another_region(server_url):
         assert isinstance(screen, MainScreen)
 
         # the inspector's keys, typed in the thread list (the sidebar)
-        screen.thread_list.focus()
+        screen.sidebar.thread_list.focus()
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: "past view" in screen_text(app), what="[ shows the past view")
         assert inspector.is_past_view and inspector.active == "tab-timeline"
-        assert screen.thread_list.has_focus  # the focus stays where it was
+        assert screen.sidebar.thread_list.has_focus  # the focus stays where it was
         await pilot.press("g")
         await wait_for(pilot, lambda: "● live" in screen_text(app), what="g back to the live head")
         assert not inspector.is_past_view
@@ -99,7 +99,7 @@ async def test_a_region_key_rebound_in_the_keymap_acts_on_its_new_key_only(serve
     async with app.run_test(size=TERMINAL) as pilot:
         inspector = await open_with_history(pilot, metadata, thread_id)
         screen = app.screen
-        screen.thread_list.focus()
+        screen.sidebar.thread_list.focus()
         await wait_for(pilot, lambda: footer_keys(app).get("Back in time") == "f7", what="the footer shows f7")
         assert footer_keys(app).get("Cancel run") == "f6"
         await pilot.press("left_square_bracket")  # no longer the inspector's key
@@ -129,7 +129,7 @@ async def test_a_region_check_action_disables_and_hides_its_key(server_url, monk
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.session.backend is not None)
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await wait_for(pilot, lambda: "Inbox" in footer_keys(app), what="the thread list's keys")
         assert "Cancel run" not in footer_keys(app)
         await pilot.press("ctrl+g")

@@ -29,6 +29,10 @@ async def test_the_collector_waits_until_the_runs_end_is_shown(server_url, monke
     async with app.run_test() as pilot:
         await wait_ready(pilot)
         await send_in_new_thread(pilot, "hello")
-        await wait_for(pilot, lambda: "finished reply" in seen and not app.screen.run_in_progress, what="the run's end")
+        await wait_for(
+            pilot,
+            lambda: "finished reply" in seen and not app.screen.conversation.run_in_progress,
+            what="the run's end",
+        )
         assert seen == {"final state": True, "finished reply": True}
         await wait_for(pilot, lambda: not app.collector.is_busy, what="the collector free again")

@@ -123,9 +123,15 @@ async def open_tagged_thread(pilot, server_url: str, text: str = "") -> str:
     box.value = f'suite="{suite}"'
     threads = app.screen.query_one("#thread-list")
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread["thread_id"]], what="listed")
-    if app.screen.thread_id != thread["thread_id"]:
+    if app.screen.conversation.thread_id != thread["thread_id"]:
         threads.highlighted = 0
-    await wait_for(pilot, lambda: app.screen.thread_id == thread["thread_id"] and app.screen.thread_state is not None)
+    await wait_for(
+        pilot,
+        lambda: (
+            app.screen.conversation.thread_id == thread["thread_id"]
+            and app.screen.conversation.thread_state is not None
+        ),
+    )
     return thread["thread_id"]
 
 
@@ -170,7 +176,10 @@ async def session(pilot, server_url: str, folders: dict[str, Path], *, send: boo
         await pilot.press(*"hello", "enter")
         await wait_for(
             pilot,
-            lambda: app.screen.query_one("#run-status").state == "idle" and len(app.screen.thread_state.messages) >= 2,
+            lambda: (
+                app.screen.query_one("#run-status").state == "idle"
+                and len(app.screen.conversation.thread_state.messages) >= 2
+            ),
             timeout=30,
             what="the reply",
         )
@@ -455,9 +464,14 @@ async def open_own_thread(pilot, backend, text: str) -> str:
     box.value = f"id:{thread.thread_id[:12]}"
     threads = app.screen.query_one("#thread-list")
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread.thread_id], what="listed")
-    if app.screen.thread_id != thread.thread_id:
+    if app.screen.conversation.thread_id != thread.thread_id:
         threads.highlighted = 0
-    await wait_for(pilot, lambda: app.screen.thread_id == thread.thread_id and app.screen.thread_state is not None)
+    await wait_for(
+        pilot,
+        lambda: (
+            app.screen.conversation.thread_id == thread.thread_id and app.screen.conversation.thread_state is not None
+        ),
+    )
     return thread.thread_id
 
 

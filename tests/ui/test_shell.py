@@ -52,7 +52,7 @@ async def test_keys_typed_while_the_main_screen_loads_reach_the_composer(server_
         assert isinstance(app.screen, ShellScreen)  # still loading: the keys are held
         held_load.let_go()
         await wait_ready(pilot)
-        composer = app.screen.composer
+        composer = app.screen.conversation.composer
         await wait_for(pilot, lambda: composer.text == "hello", what="the held keys typed")
 
 
@@ -155,4 +155,4 @@ async def test_a_long_sentence_typed_while_loading_then_the_palette_each_get_the
         await pilot.pause()
         held_load.let_go()
         await wait_for(pilot, lambda: palette_over_main_holds(app, "new"), what="the palette over the main screen")
-        assert app.screen_stack[-2].composer.text == sentence
+        assert app.screen_stack[-2].conversation.composer.text == sentence

@@ -22,8 +22,10 @@ async def test_a_burst_of_keys_ending_in_enter_sends_all_of_them(server_url: str
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the new-thread dialog")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id, what="it open")
-        thread_id = app.screen.thread_id
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.conversation.thread_id, what="it open"
+        )
+        thread_id = app.screen.conversation.thread_id
         composer = app.screen.query_one(Composer)
         composer.focus()
         await pilot.pause()
@@ -31,7 +33,7 @@ async def test_a_burst_of_keys_ending_in_enter_sends_all_of_them(server_url: str
         press_at_once(app, *[{" ": "space"}.get(c, c) for c in said], "enter")
 
         def sent() -> list[str]:
-            state = app.screen.thread_state
+            state = app.screen.conversation.thread_state
             if state is None or state.thread_id != thread_id:
                 return []
             return [m.text for m in state.messages if m.type == "human"]

@@ -59,18 +59,20 @@ async def open_waiting(pilot, metadata: dict, thread_id: str) -> None:
     await pilot.pause()
     box.value = f"suite={metadata['suite']}"
     await pilot.press("enter")
-    threads = app.screen.thread_list
+    threads = app.screen.sidebar.thread_list
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the tagged thread")
     threads.focus()
     threads.highlighted = 0
-    await wait_for(pilot, lambda: app.screen.run_status.state == "waiting", what="the thread open, waiting")
+    await wait_for(
+        pilot, lambda: app.screen.conversation.run_status.state == "waiting", what="the thread open, waiting"
+    )
 
 
 async def ask(pilot, key: str = "enter") -> HumanInputScreen:
     """Open the question with `key` on the thread list (enter, or a)."""
     app = pilot.app
-    if not app.screen.thread_list.has_focus:
-        app.screen.thread_list.focus()
+    if not app.screen.sidebar.thread_list.has_focus:
+        app.screen.sidebar.thread_list.focus()
         await pilot.pause()
     await pilot.press(key)
     await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen) and app.screen.focused, what="the dialog")
@@ -202,10 +204,12 @@ async def test_refresh_and_rename_do_not_open_the_question(server_url):
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen), what="the rename dialog")
         await pilot.press(*"renamed", "enter")
-        await wait_for(pilot, lambda: app.screen.thread_list.thread(thread_id).title == "renamed", what="the new title")
+        await wait_for(
+            pilot, lambda: app.screen.sidebar.thread_list.thread(thread_id).title == "renamed", what="the new title"
+        )
         await settle(pilot)
         assert isinstance(app.screen, MainScreen), "the rename opened the question"
-        assert app.screen.run_status.state == "waiting"
+        assert app.screen.conversation.run_status.state == "waiting"
         await ask(pilot, "a")  # the person's key still opens it
 
 

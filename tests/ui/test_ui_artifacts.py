@@ -54,7 +54,7 @@ async def open_artifacts(pilot, thread_id: str) -> ArtifactsScreen:
         lambda: (main.inspector.live_state or None) and main.inspector.live_state.thread_id == thread_id,
         what="the state",
     )
-    main.thread_list.focus()
+    main.sidebar.thread_list.focus()
     await pilot.press("d")
     await wait_for(pilot, lambda: isinstance(app.screen, ArtifactsScreen), what="the artifacts view")
     await settle(pilot)

@@ -40,9 +40,9 @@ async def show(pilot, suite: str, thread_id: str) -> None:
     await wait_for(
         pilot,
         lambda: (
-            app.screen.thread_id == thread_id
-            and app.screen.thread_state is not None
-            and app.screen.thread_state.thread_id == thread_id
+            app.screen.conversation.thread_id == thread_id
+            and app.screen.conversation.thread_state is not None
+            and app.screen.conversation.thread_state.thread_id == thread_id
         ),
         what="the thread",
     )

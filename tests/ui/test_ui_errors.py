@@ -122,7 +122,9 @@ async def test_opening_a_thread_deleted_elsewhere_says_so_and_drops_its_row(serv
         await show_suite(pilot, metadata, [kept, gone])
         await open_row(pilot, kept)
         screen = app.screen
-        await wait_for(pilot, lambda: screen.thread_id == kept and screen.thread_state is not None)
+        await wait_for(
+            pilot, lambda: screen.conversation.thread_id == kept and screen.conversation.thread_state is not None
+        )
         composer = screen.query_one(Composer)
         composer.load_text("a draft for the kept thread")
         await client.threads.delete(gone)  # another client deletes it after the list loaded
@@ -131,11 +133,11 @@ async def test_opening_a_thread_deleted_elsewhere_says_so_and_drops_its_row(serv
         await wait_for(pilot, lambda: gone not in thread_ids(app), what="the stale row dropped")
         message = next(n for n in notices(app, "error") if "Opening the thread failed" in n)
         assert ("not found" in message or "no such thread" in message) and "removed from the list" in message
-        assert screen.thread_id is None and thread_ids(app) == [kept]
+        assert screen.conversation.thread_id is None and thread_ids(app) == [kept]
         assert "no thread open" in str(screen.query_one("#chat-header").visual)
 
         await open_row(pilot, kept)  # the draft of the thread left behind is still there
-        await wait_for(pilot, lambda: screen.thread_id == kept)
+        await wait_for(pilot, lambda: screen.conversation.thread_id == kept)
         assert composer.text == "a draft for the kept thread"
         assert app.is_running
 
@@ -151,7 +153,9 @@ async def test_sending_to_a_thread_deleted_elsewhere_keeps_the_message_and_drops
         await show_suite(pilot, metadata, [gone])
         await open_row(pilot, gone)
         screen = app.screen
-        await wait_for(pilot, lambda: screen.thread_id == gone and screen.thread_state is not None)
+        await wait_for(
+            pilot, lambda: screen.conversation.thread_id == gone and screen.conversation.thread_state is not None
+        )
         composer = screen.query_one(Composer)
         composer.focus()
         await pilot.pause()
@@ -165,14 +169,14 @@ async def test_sending_to_a_thread_deleted_elsewhere_keeps_the_message_and_drops
         assert "removed from the list" in warning and "Your message is kept" in warning
         assert composer.text == "hello after all"
         assert "hello after all" not in [m.text for m in shown_messages(app, "human")]
-        assert screen.thread_id is None
+        assert screen.conversation.thread_id is None
 
         await pilot.press("enter")  # what the warning says: it goes to a new thread
-        await wait_for(pilot, lambda: screen.thread_id not in (None, gone), what="a new thread")
-        fresh = screen.thread_id
+        await wait_for(pilot, lambda: screen.conversation.thread_id not in (None, gone), what="a new thread")
+        fresh = screen.conversation.thread_id
         await wait_for(
             pilot,
-            lambda: screen.query_one("#run-status").state == "idle" and not screen.run_in_progress,
+            lambda: screen.query_one("#run-status").state == "idle" and not screen.conversation.run_in_progress,
             what="the run ends",
         )
         assert composer.text == ""
@@ -194,7 +198,9 @@ async def test_edits_the_server_refuses_or_fails_on_keep_the_json_and_say_why(se
         await show_suite(pilot, metadata, [thread_id])
         await open_row(pilot, thread_id)
         screen = app.screen
-        await wait_for(pilot, lambda: screen.thread_id == thread_id and screen.thread_state is not None)
+        await wait_for(
+            pilot, lambda: screen.conversation.thread_id == thread_id and screen.conversation.thread_state is not None
+        )
         screen.query_one(ThreadList).focus()
         await pilot.press("e")
         await wait_for(pilot, lambda: isinstance(app.screen, EditStateScreen), what="the state editor")
@@ -246,9 +252,9 @@ async def test_a_refused_api_key_says_so_and_how_to_give_one_and_never_shows_it(
             assert way in message
         assert "refused the API key" in str(screen.query_one("#thread-counts").visual)
 
-        screen.check_health()  # the server is there: a refused key is not an outage
+        screen.connection.check_health()  # the server is there: a refused key is not an outage
         await wait_for(pilot, lambda: not [w for w in screen.workers if w.group == "health" and w.is_running])
-        assert screen.online and not [n for n in notices(app) if "Lost the server" in n]
+        assert screen.connection.online and not [n for n in notices(app) if "Lost the server" in n]
         assert isinstance(app.screen, MainScreen) and app.is_running
 
         shown = "\n".join([*notices(app), screen_text(app), app.export_screenshot()])

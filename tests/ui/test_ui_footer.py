@@ -18,7 +18,7 @@ async def test_the_footer_follows_focus_and_is_kept_while_its_keys_stay_the_same
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await wait_for(pilot, lambda: "New" in described(app), what="the thread list's keys")
         on_list = footer_keys(app)
 
@@ -32,6 +32,6 @@ async def test_the_footer_follows_focus_and_is_kept_while_its_keys_stay_the_same
         assert "New" not in described(app)
         assert "Search" not in described(app)  # / types a slash there (key_characters)
 
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await wait_for(pilot, lambda: "New" in described(app), what="the thread list's keys again")
         assert "Send" not in described(app) and "Search" in described(app)

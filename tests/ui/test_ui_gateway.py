@@ -135,7 +135,7 @@ async def test_what_the_gateway_cannot_do_is_explained_not_an_error(gateway_orig
             what="the graph tab's note",
         )
 
-        screen.thread_list.focus()
+        screen.sidebar.thread_list.focus()
         await pilot.pause()
         for key, said in (("c", "cannot copy threads"), ("s", "cannot sort threads")):
             await pilot.press(key)
@@ -172,7 +172,7 @@ async def test_the_timeline_walks_a_long_gateway_thread_to_its_first_turn(gatewa
         await open_tagged(pilot, metadata, thread_id)
         timeline = app.screen.query_one(Inspector).timeline
         await wait_for(pilot, lambda: timeline.checkpoints, what="the history")
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         for turn in turns:
             await pilot.press("left_curly_bracket")
             await wait_for(
@@ -203,13 +203,13 @@ async def test_a_row_tells_a_thread_waiting_on_a_clarification_without_opening_i
         box.focus()
         box.value = f"suite={metadata['suite']}"
         await pilot.press("enter")
-        rows = app.screen.thread_list
+        rows = app.screen.sidebar.thread_list
         listed = [newer["thread_id"], asking["thread_id"]]
         await wait_for(pilot, lambda: [t.thread_id for t in rows.threads] == listed, what="the two rows")
         rows.highlighted = 0
         await wait_for(pilot, lambda: asking["thread_id"] in rows.waiting, what="the waiting row")
         assert "? waiting" in shown_row(rows, asking["thread_id"])
-        assert app.screen.thread_id == newer["thread_id"]  # the waiting one was not opened
+        assert app.screen.conversation.thread_id == newer["thread_id"]  # the waiting one was not opened
 
 
 def hint_line(app) -> str:
@@ -225,7 +225,7 @@ async def test_the_gateway_searches_its_assistants_and_lists_only_keys_that_act(
     from threadbench.ui.screens.store import StoreScreen
 
     async with opened_on_gateway(gateway_origin, "be_chat", "one") as (app, pilot, notes):
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.press("A")
         await wait_for(pilot, lambda: isinstance(app.screen, AssistantsScreen), what="the assistants")
         screen = app.screen
@@ -286,22 +286,22 @@ async def test_the_count_follows_deletes_and_creates(kind, request):
         box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
         await pilot.press("enter")
         counts = screen.query_one("#thread-counts")
-        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 3, what="the three threads")
+        await wait_for(pilot, lambda: len(screen.sidebar.thread_list.threads) == 3, what="the three threads")
         await wait_for(pilot, lambda: str(counts.visual).startswith(counted(3)), what=counted(3))
-        screen.thread_list.focus()
+        screen.sidebar.thread_list.focus()
         await pilot.press("x")
         await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the question")
         await pilot.press("y")
-        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 2, what="the row gone")
+        await wait_for(pilot, lambda: len(screen.sidebar.thread_list.threads) == 2, what="the row gone")
         await wait_for(
             pilot, lambda: str(counts.visual).startswith(counted(2)), what=f"{counted(2)}, not {counts.visual}"
         )
-        screen.thread_list.focus()
+        screen.sidebar.thread_list.focus()
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, MainScreen), what="the new-thread dialog")
         app.screen.query_one("#new-thread-metadata").text = json.dumps(metadata)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: len(screen.thread_list.threads) == 3, what="the new row")
+        await wait_for(pilot, lambda: len(screen.sidebar.thread_list.threads) == 3, what="the new row")
         await wait_for(
             pilot, lambda: str(counts.visual).startswith(counted(3)), what=f"{counted(3)}, not {counts.visual}"
         )

@@ -25,7 +25,7 @@ async def opened_reply(pilot, server_url: str, request: str) -> tuple[int, str]:
     state = await client.threads.get_state(thread["thread_id"])
     await wait_ready(pilot)
     await open_tagged(pilot, metadata, thread["thread_id"])
-    chat = pilot.app.screen.chat
+    chat = pilot.app.screen.conversation.chat
 
     def reply() -> int | None:
         found = [n for n, e in enumerate(chat.entries) if isinstance(e, MessageEntry) and e.kind == "ai"]
@@ -50,7 +50,7 @@ async def test_a_long_reply_opens_at_its_end_and_scrolls_to_its_start(server_url
     async with app.run_test(size=TERMINAL) as pilot:
         index, text = await opened_reply(pilot, server_url, "long 2000")
         assert len(text) < DISPLAY_LIMIT, "(shown whole)"
-        chat = app.screen.chat
+        chat = app.screen.conversation.chat
         assert text.strip() in chat.text()  # nothing lost: the whole reply (copy, find read this)
         lines = drawn(chat, index)
         first, last = lines[0], lines[-1]
@@ -67,7 +67,7 @@ async def test_a_reply_longer_than_the_chat_shows_ends_in_a_note(server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         index, text = await opened_reply(pilot, server_url, "long 8000")
         assert len(text) > DISPLAY_LIMIT
-        chat = app.screen.chat
+        chat = app.screen.conversation.chat
         assert chat.messages[-1].text == text  # the message keeps it all (y, ctrl+s and v read it)
         lines = drawn(chat, index)
         note = next(n for n, line in enumerate(lines) if "more characters not shown" in line)
@@ -86,11 +86,11 @@ async def test_closing_the_app_while_a_reply_streams_is_clean(server_url):
         async with app.run_test(size=TERMINAL) as pilot:  # raises what the app raised
             await wait_ready(pilot)
             await send_in_new_thread(pilot, "long 5000")
-            chat = app.screen.chat
+            chat = app.screen.conversation.chat
 
             def streaming() -> bool:
                 replies = [e for e in chat.entries if isinstance(e, MessageEntry) and e.kind == "ai"]
-                return bool(replies) and len(replies[-1].source) > 2000 and app.screen.run_in_progress
+                return bool(replies) and len(replies[-1].source) > 2000 and app.screen.conversation.run_in_progress
 
             await wait_for(pilot, streaming, what="the reply streaming")
 
@@ -107,7 +107,7 @@ async def test_no_worker_writes_the_threads_messages_out_for_its_name(server_url
         await opened_reply(pilot, server_url, "hello")
         app.screen.query_one(Composer).focus()
         await pilot.press(*"again", "enter")
-        await wait_for(pilot, lambda: len(app.screen.chat.messages) >= 4, what="the second reply")
-        await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run's end")
+        await wait_for(pilot, lambda: len(app.screen.conversation.chat.messages) >= 4, what="the second reply")
+        await wait_for(pilot, lambda: not app.screen.conversation.run_in_progress, what="the run's end")
         await pilot.pause()
     assert written == []

@@ -73,9 +73,9 @@ async def open_fresh_thread(pilot, url: str) -> str:
     app = pilot.app
     threads = thread_list(app)
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread["thread_id"]])
-    if app.screen.thread_id != thread["thread_id"]:
+    if app.screen.conversation.thread_id != thread["thread_id"]:
         threads.highlighted = 0
-    await wait_for(pilot, lambda: app.screen.thread_id == thread["thread_id"], what="the fresh thread")
+    await wait_for(pilot, lambda: app.screen.conversation.thread_id == thread["thread_id"], what="the fresh thread")
     app.screen.query_one(Composer).focus()
     await pilot.pause()
     return thread["thread_id"]
@@ -95,7 +95,7 @@ async def test_create_a_thread_send_hello_and_read_the_streamed_reply(server_url
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not isinstance(app.screen, NewThreadScreen))
         created = thread_list(app).threads[0].thread_id
-        await wait_for(pilot, lambda: app.screen.thread_id == created, what="the new thread opens")
+        await wait_for(pilot, lambda: app.screen.conversation.thread_id == created, what="the new thread opens")
         composer = app.screen.query_one(Composer)
         await wait_for(pilot, lambda: composer.has_focus, what="the composer, to write the first message")
         await pilot.press(*"hello", "enter")
@@ -199,7 +199,7 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
         await wait_for(pilot, lambda: [t.thread_id for t in threads.threads][:10] == order[:10], what="first page")
         threads.focus()
         threads.highlighted = 0
-        await wait_for(pilot, lambda: screen.thread_id == order[0], what="first thread open")
+        await wait_for(pilot, lambda: screen.conversation.thread_id == order[0], what="first thread open")
 
         # Pages that come or go must not move the highlighted row on screen.
         landed: list[tuple[tuple, tuple]] = []
@@ -223,7 +223,9 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
 
         async def step(key: str, position: int) -> None:
             await pilot.press(key)
-            await wait_for(pilot, lambda: not screen._loading_more and not screen._loading_earlier, what="pages")
+            await wait_for(
+                pilot, lambda: not screen.sidebar.loading_more and not screen.sidebar.loading_earlier, what="pages"
+            )
             assert threads.highlighted_thread_id == order[position]
             assert len(threads.threads) <= 30
 
@@ -243,14 +245,14 @@ async def test_the_list_holds_a_window_and_fetches_dropped_rows_again(server_url
         assert len(landed) > going_down
         assert all(before == after for before, after in landed), landed
         assert counted(len(threads.threads)) in str(screen.query_one("#thread-counts").visual)
-        await wait_for(pilot, lambda: screen.thread_id == order[0], what="the first thread open again")
+        await wait_for(pilot, lambda: screen.conversation.thread_id == order[0], what="the first thread open again")
 
         await pilot.press("end")
         await wait_for(pilot, lambda: not threads.window.at_top, what="the top dropped")
         await pilot.press("home")
         await wait_for(pilot, lambda: threads.window.at_top and threads.highlighted == 0, what="home")
         assert threads.highlighted_thread_id == order[0]
-        await wait_for(pilot, lambda: screen.thread_id == order[0], what="the first thread open")
+        await wait_for(pilot, lambda: screen.conversation.thread_id == order[0], what="the first thread open")
 
 
 async def test_filter_by_status_and_metadata(server_url):

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.server
 
 async def open_options(pilot) -> RunOptionsScreen:
     app = pilot.app
-    app.screen.thread_list.focus()
+    app.screen.sidebar.thread_list.focus()
     await pilot.press("o")
     await wait_for(pilot, lambda: isinstance(app.screen, RunOptionsScreen), what="the run options")
     await settle(pilot)

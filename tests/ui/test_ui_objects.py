@@ -63,7 +63,7 @@ async def test_runs_are_listed_detailed_and_run_again_into_the_chat(server_url):
         await wait_for(pilot, lambda: not isinstance(app.screen, RunsScreen), what="the runs screen closed")
         runs = get_client(url=server_url).runs
         await wait_for(pilot, lambda: "running again" in screen_text(app), what="the notice in the chat")
-        await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run again finished")
+        await wait_for(pilot, lambda: not app.screen.conversation.run_in_progress, what="the run again finished")
         again = await runs.list(thread_id)
         assert len(again) == 2
         assert again[0]["kwargs"]["input"] == again[1]["kwargs"]["input"]
@@ -113,7 +113,7 @@ async def test_a_running_run_is_joined_and_another_cancelled(server_url):
         # the screen refreshes itself while the run moves from pending to running
         await wait_for(pilot, lambda: table.row_count and rows(table)[0][0] == "running", what="running")
         await pilot.press("j")
-        await wait_for(pilot, lambda: app.screen.run_in_progress, what="the run joined in the chat")
+        await wait_for(pilot, lambda: app.screen.conversation.run_in_progress, what="the run joined in the chat")
         assert "joined the run in progress" in screen_text(app)
         await open_screen(pilot, "R", RunsScreen)
         table = app.screen.query_one("#runs-table")

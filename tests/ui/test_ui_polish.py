@@ -93,7 +93,12 @@ async def open_first(pilot, threads: ThreadList) -> str:
     threads.highlighted = 0
     thread_id = threads.threads[0].thread_id
     screen = pilot.app.screen
-    await wait_for(pilot, lambda: screen.thread_state is not None and screen.thread_state.thread_id == thread_id)
+    await wait_for(
+        pilot,
+        lambda: (
+            screen.conversation.thread_state is not None and screen.conversation.thread_state.thread_id == thread_id
+        ),
+    )
     return thread_id
 
 
@@ -228,9 +233,15 @@ async def test_the_palette_finds_a_thread_by_title_and_opens_it(server_url):
         await wait_for(pilot, lambda: any("Palette beta thread" in p for p in palette_prompts(app)), what="the hit")
         assert palette_prompts(app)[0].startswith("Open thread: Palette beta thread")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id == ids[1])
         await wait_for(
-            pilot, lambda: app.screen.thread_state is not None and app.screen.thread_state.thread_id == ids[1]
+            pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.conversation.thread_id == ids[1]
+        )
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen.conversation.thread_state is not None
+                and app.screen.conversation.thread_state.thread_id == ids[1]
+            ),
         )
         assert app.screen.query_one(ThreadList).highlighted_thread_id == ids[1]
 
@@ -248,7 +259,9 @@ async def test_the_palette_finds_a_thread_the_list_has_not_loaded_by_its_id(serv
         app.screen.query_one(Input).value = hidden
         await wait_for(pilot, lambda: any(hidden in p for p in palette_prompts(app)), what="the server hit")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.thread_id == hidden)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.conversation.thread_id == hidden
+        )
         assert app.screen.query_one(ThreadList).thread(hidden) is not None
 
 
@@ -492,7 +505,7 @@ async def test_clicking_a_thread_opens_it(server_url):
         threads = await show_only(pilot, meta, 2)
         index = threads.index_of(ids[0])
         await pilot.click("#thread-list", offset=(3, index * 2))
-        await wait_for(pilot, lambda: app.screen.thread_id == ids[0], what="the clicked thread")
+        await wait_for(pilot, lambda: app.screen.conversation.thread_id == ids[0], what="the clicked thread")
         await pilot.click("#inspector Tab#--content-tab-tab-timeline")
         await pilot.pause()
         assert app.screen.query_one("#inspector").active == "tab-timeline"

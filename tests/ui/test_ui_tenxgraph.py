@@ -43,9 +43,11 @@ async def open_10x(pilot, thread_id: str) -> None:
     main.query_one("#thread-search").value = thread_id
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the thread")
     threads.focus()
-    if main.thread_id != thread_id:
+    if main.conversation.thread_id != thread_id:
         threads.highlighted = 0
-    await wait_for(pilot, lambda: main.thread_id == thread_id and main.thread_state is not None)
+    await wait_for(
+        pilot, lambda: main.conversation.thread_id == thread_id and main.conversation.thread_state is not None
+    )
 
 
 async def test_list_chat_and_no_timeline_on_10xgraph(tenxgraph_url):
@@ -116,7 +118,11 @@ async def test_clear_state_and_delete_a_logged_message_on_10xgraph(tenxgraph_url
         await pilot.press("y")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen))
         await wait_for(
-            pilot, lambda: app.screen.thread_state is not None and not app.screen.thread_state.messages, what="cleared"
+            pilot,
+            lambda: (
+                app.screen.conversation.thread_state is not None and not app.screen.conversation.thread_state.messages
+            ),
+            what="cleared",
         )
     remaining = await backend.list_messages(thread_id)
     assert not any("a logged note" in m.text for m in remaining)

@@ -45,13 +45,13 @@ async def open_it(pilot, url: str, thread_id: str) -> None:
     threads = app.screen.query_one("#thread-list", ThreadList)
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id])
     threads.focus()
-    if app.screen.thread_id != thread_id:
+    if app.screen.conversation.thread_id != thread_id:
         threads.highlighted = 0
     inspector = app.screen.query_one(Inspector)
 
     def its_history() -> bool:  # (the thread open before may still be in the timeline)
         shown = inspector.timeline.checkpoints
-        return app.screen.thread_id == thread_id and len(shown) > 5 and shown[0].thread_id == thread_id
+        return app.screen.conversation.thread_id == thread_id and len(shown) > 5 and shown[0].thread_id == thread_id
 
     await wait_for(pilot, its_history, what="history")
 
@@ -68,7 +68,7 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
     async with app.run_test(size=TERMINAL) as pilot:
         await open_it(pilot, server_url, thread_id)
         inspector = app.screen.query_one(Inspector)
-        live_humans = [m.text for m in app.screen.thread_state.messages if m.type == "human"]
+        live_humans = [m.text for m in app.screen.conversation.thread_state.messages if m.type == "human"]
         assert live_humans == ["hello", "tell me more", "thanks"]
 
         # step back until the chat shows the conversation before the last turn
@@ -96,7 +96,9 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
         editor.load_text('{"title": "Forked title"}')
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not isinstance(app.screen, EditStateScreen))
-        await wait_for(pilot, lambda: app.screen.thread_state.title == "Forked title", what="the fork is the head")
+        await wait_for(
+            pilot, lambda: app.screen.conversation.thread_state.title == "Forked title", what="the fork is the head"
+        )
         state = await get_client(url=server_url).threads.get_state(thread_id)
         assert state["values"]["title"] == "Forked title"
         assert state["parent_checkpoint"]["checkpoint_id"] == past.checkpoint_id
@@ -322,7 +324,7 @@ async def test_after_a_run_the_timeline_keeps_the_newest_checkpoints_and_reads_o
         last = options.get_option_at_index(options.option_count - 1)
         assert "older checkpoints load as you scroll" in str(last.prompt)
         everything = await get_client(url=server_url).threads.get_history(thread_id, limit=100)
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         for _ in range(len(everything)):
             await pilot.press("left_curly_bracket")
             await settle(pilot)
@@ -351,7 +353,7 @@ async def test_the_timeline_of_the_thread_left_goes_as_another_opens(server_url)
         await open_tagged(pilot, {"suite": suite}, opened)
         await wait_for(pilot, lambda: "no checkpoints" in screen_text(app), what="the timeline emptied")
         assert inspector.timeline.checkpoints == []
-        main.thread_list.focus()
+        main.sidebar.thread_list.focus()
         await pilot.press("left_square_bracket")
         await pilot.pause()  # the key handled (settle would wait for the held read)
         assert not inspector.is_past_view and "past view" not in screen_text(app)

@@ -59,7 +59,7 @@ async def test_a_file_goes_with_the_message_as_deerflows_ui_sends_it(gateway_sta
     notes = tmp_path / "notes.txt"
     notes.write_text("The answer is 42.\n")
     async with on_gateway(gateway_stand_in.url, "hello") as (app, pilot, notes_said):
-        thread_id = app.screen.thread_id
+        thread_id = app.screen.conversation.thread_id
         composer = app.screen.query_one(Composer)
         composer.focus()
         await pilot.press(*"read the file")
@@ -70,7 +70,9 @@ async def test_a_file_goes_with_the_message_as_deerflows_ui_sends_it(gateway_sta
         await wait_for(pilot, lambda: "notes.txt" in line(app, "#attachments"), what="the attachment line")
         assert "18 bytes" in line(app, "#attachments") and composer.text == "read the file"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: not app.screen.run_in_progress and not line(app, "#attachments"), what="sent")
+        await wait_for(
+            pilot, lambda: not app.screen.conversation.run_in_progress and not line(app, "#attachments"), what="sent"
+        )
         assert (
             gateway_stand_in.files / thread_id / "mnt/user-data/uploads/notes.txt"
         ).read_text() == "The answer is 42.\n"
@@ -124,7 +126,7 @@ async def test_a_refused_upload_keeps_the_message_and_the_file(gateway_stand_in,
             gateway_stand_in.limits["max_file_size"] = 10
             await pilot.press("enter")
             await wait_for(pilot, lambda: any("File too large: data.txt" in t for t, _ in notes_said), what="refusal")
-            await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the send given up")
+            await wait_for(pilot, lambda: not app.screen.conversation.run_in_progress, what="the send given up")
             assert composer.text == "send this" and "data.txt" in line(app, "#attachments")
             gateway_stand_in.limits["max_file_size"] = 52428800
             await pilot.press("ctrl+l")
@@ -151,11 +153,11 @@ async def test_tab_completes_the_path(gateway_stand_in, tmp_path):
 
 async def test_the_uploads_screen_lists_and_removes_a_file(gateway_stand_in, tmp_path):
     async with on_gateway(gateway_stand_in.url, "hello") as (app, pilot, notes_said):
-        thread_id = app.screen.thread_id
+        thread_id = app.screen.conversation.thread_id
         with httpx.Client(base_url=gateway_stand_in.url + "/api") as client:
             for name, content in (("a.txt", b"aaa"), ("b.pdf", b"%PDF-1.4 " + b"b" * 2000)):
                 client.post(f"/threads/{thread_id}/uploads", files=[("files", (name, content))]).raise_for_status()
-        app.screen.thread_list.focus()
+        app.screen.sidebar.thread_list.focus()
         await pilot.press("U")
         await wait_for(pilot, lambda: isinstance(app.screen, UploadsScreen), what="the uploads screen")
         uploads = app.screen
@@ -189,13 +191,15 @@ async def test_follow_ups_after_a_reply_and_f3_puts_one_in_the_composer(gateway_
         await pilot.press("f3")  # typed text is never replaced
         assert composer.text == QUESTIONS[1] + " please"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.run_in_progress or not line(app, "#follow-ups"), what="sent")
-        assert not line(app, "#follow-ups") or app.screen.run_in_progress
+        await wait_for(
+            pilot, lambda: app.screen.conversation.run_in_progress or not line(app, "#follow-ups"), what="sent"
+        )
+        assert not line(app, "#follow-ups") or app.screen.conversation.run_in_progress
 
 
 async def test_the_threads_tokens_show_in_the_run_status(gateway_stand_in):
     async with on_gateway(gateway_stand_in.url) as (app, pilot, _):
-        thread_id = app.screen.thread_id
+        thread_id = app.screen.conversation.thread_id
         usage = {"input_tokens": 6270, "output_tokens": 12, "total_tokens": 6282}
         messages = [
             {"type": "human", "id": "u1", "content": "hello"},
@@ -205,7 +209,7 @@ async def test_the_threads_tokens_show_in_the_run_status(gateway_stand_in):
         await get_client(url=gateway_stand_in.url + "/api").threads.update_state(
             thread_id, {"messages": messages}, as_node="model"
         )
-        app.screen.open_thread(thread_id)
+        app.screen.conversation.open_thread(thread_id)
         status = app.screen.query_one("#run-status")
         await wait_for(pilot, lambda: "tokens 12.6K (12.5K in · 24 out)" in str(status.visual), what="the tokens")
 

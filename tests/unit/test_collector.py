@@ -135,7 +135,7 @@ async def test_the_app_holds_full_collections_while_a_reply_streams(server_url):
         await wait_for(pilot, lambda: not app.collector.is_busy, what="the first thread shown")
         await send_in_new_thread(pilot, "long 1500")
         await wait_for(pilot, lambda: app.collector.is_busy, what="the reply streaming")
-        await wait_for(pilot, lambda: not app.screen.run_in_progress, what="the run's end")
+        await wait_for(pilot, lambda: not app.screen.conversation.run_in_progress, what="the run's end")
         # (the state and history read again after the run hold them a moment more)
         await wait_for(pilot, lambda: not app.collector.is_busy, what="the hold let go after the run")
     assert gc.get_threshold() == before

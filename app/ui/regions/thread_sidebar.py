@@ -137,6 +137,16 @@ class ThreadSidebar(ThreadActions):
     def sort(self) -> tuple[str, str, str]:
         return SORTS[self.sort_index]
 
+    @property
+    def loading_more(self) -> bool:
+        """A page below the list's window is being fetched."""
+        return self._loading_more
+
+    @property
+    def loading_earlier(self) -> bool:
+        """Rows above the list's window (dropped as the user went down) are being fetched again."""
+        return self._loading_earlier
+
     def show_counts(self, shown: int, total: int | None, note: str = "") -> None:
         """ "N of M threads"; "N threads" when the total is not known."""
         last = total if total is not None else shown
