@@ -44,14 +44,19 @@ async def open_screen(pilot, key: str, screen_type: type) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, screen_type), what=screen_type.__name__)
 
 
+async def open_runs(pilot, metadata: dict, thread_id: str):
+    """The runs screen of the tagged thread, from the app's start; its table."""
+    await wait_ready(pilot)
+    await open_tagged(pilot, metadata, thread_id)
+    await open_screen(pilot, "R", RunsScreen)
+    return pilot.app.screen.query_one("#runs-table")
+
+
 async def test_runs_are_listed_detailed_and_run_again_into_the_chat(server_url):
     metadata, thread_id = await thread_with_run(server_url, context={"flavour": "mint"})
     app = make_app(server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
-        await open_screen(pilot, "R", RunsScreen)
-        table = app.screen.query_one("#runs-table")
+        table = await open_runs(pilot, metadata, thread_id)
         await wait_for(pilot, lambda: table.row_count == 1, what="the run listed")
         status, graph, *_rest, strategy, modes, run_id = rows(table)[0]
         assert (status, graph, strategy) == ("success", "be_chat", "enqueue")
@@ -81,10 +86,7 @@ async def test_a_page_after_new_runs_came_skips_the_rows_it_repeats(server_url, 
         await runs.wait(thread_id, "be_chat", input={"messages": [{"role": "user", "content": text}]})
     app = make_app(server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
-        await wait_ready(pilot)
-        await open_tagged(pilot, metadata, thread_id)
-        await open_screen(pilot, "R", RunsScreen)
-        table = app.screen.query_one("#runs-table")
+        table = await open_runs(pilot, metadata, thread_id)
         await wait_for(pilot, lambda: table.row_count == 2 and not table.fetching, what="the first page")
         shown = [row[-1] for row in rows(table)]
         await runs.wait(thread_id, "be_chat", input={"messages": [{"role": "user", "content": "fourth"}]})
