@@ -1,5 +1,5 @@
 """Every reach into Textual's private parts, in one place: nothing else in the app names one
-(tests/unit/test_code_checks.py and the import contracts keep it so).
+(tests/unit/test_textual_private.py and the import contracts keep it so).
 
 Each reach was written for Textual WRITTEN_FOR and says why it is here. On another version of
 Textual, or with THREADBENCH_TEXTUAL_COMPAT=off in the environment, none of them is used: the
