@@ -107,7 +107,7 @@ async def main(args) -> list:
     async with running(app):
         screen = app.screen
         threads = screen.sidebar.thread_list
-        await wait_until(lambda: threads.option_count > 0, what="first page")
+        await wait_until(lambda: threads.row_count > 0, what="first page")
         await settle(app, 0.5)
         search = screen.query_one("#thread-search")
         search.focus()

@@ -167,7 +167,7 @@ async def in_process_once() -> dict:
         await wait_until(lambda: app.session.backend is not None, timeout=60, what="server")
         ready = now()
         await wait_until(
-            lambda: app.screen.sidebar.thread_list.option_count > 0 or not app.screen.workers,
+            lambda: app.screen.sidebar.thread_list.row_count > 0 or not app.screen.workers,
             timeout=30,
             what="thread list",
         )

@@ -130,7 +130,7 @@ async def first_page_once(url: str) -> float:
 
     watcher = asyncio.create_task(watch_ready())
     async with running(app):
-        await wait_until(lambda: app.screen.sidebar.thread_list.option_count > 0, what="first page")
+        await wait_until(lambda: app.screen.sidebar.thread_list.row_count > 0, what="first page")
         shown = await painted(app)
         await watcher
     return ms(shown - ready_at[0])
@@ -150,7 +150,7 @@ async def main(args) -> list:
     async with running(app) as pilot:
         screen = app.screen
         threads = screen.sidebar.thread_list
-        await wait_until(lambda: threads.option_count > 0, what="first page")
+        await wait_until(lambda: threads.row_count > 0, what="first page")
         probe = app.session.backend
         await settle(app, 0.5)
 
@@ -206,7 +206,7 @@ async def main(args) -> list:
         while not threads.exhausted:
             count = reached()
             for attempt in range(6):  # the `end` key; again if the app let that one go
-                if threads.highlighted == threads.option_count - 1:
+                if threads.highlighted == threads.row_count - 1:
                     threads.action_cursor_up()
                 threads.action_last()
                 try:
@@ -219,7 +219,7 @@ async def main(args) -> list:
                 except TimeoutError:
                     if attempt == 5:
                         raise TimeoutError(
-                            f"no page after row {count:,} (window {threads.option_count} rows, "
+                            f"no page after row {count:,} (window {threads.row_count} rows, "
                             f"cursor {threads.highlighted}, loading {screen.sidebar.loading_more})"
                         ) from None
             if reached() // 1000 != count // 1000:

@@ -106,7 +106,7 @@ async def main(args) -> list:
     app = make_app(args.url, probe=True)
     async with running(app):
         screen = app.screen
-        await wait_until(lambda: screen.sidebar.thread_list.option_count > 0, what="thread list")
+        await wait_until(lambda: screen.sidebar.thread_list.row_count > 0, what="thread list")
         probe = app.session.backend
         await settle(app, 0.5)
         inspector = screen.inspector
