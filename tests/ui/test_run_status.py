@@ -1,5 +1,5 @@
 """The run status keeps to one row where it can, running or not: the rate, then the event
-count, go when the row is too narrow (a question asked left "· 7" on one row and "events ·
+count, then the time, go when the row is too narrow (a question asked left "· 7" on one row and "events ·
 12/s" on the next); what the status says stays."""
 
 from __future__ import annotations
@@ -47,3 +47,22 @@ async def test_a_wide_row_shows_the_count_and_the_rate() -> None:
         status.end("idle")
         await pilot.pause()
         assert "7 events · 14/s" in str(status.visual)
+
+
+class NarrowApp(StatusApp):
+    CSS = "RunStatus { width: 58; height: auto; }"
+
+
+async def test_a_narrower_row_lets_the_time_go_before_it_wraps() -> None:
+    """At 58 cells the question's words and "· 0.6s" do not fit on one row: the time goes (it
+    wrapped alone onto a second row beside the server's address)."""
+    app = NarrowApp()
+    async with app.run_test() as pilot:
+        status = app.query_one(RunStatus)
+        status.begin()
+        app.now = 0.6
+        status.end("waiting", "waiting for your answer (enter or a to answer)")
+        await pilot.pause()
+        text = str(status.visual)
+        assert status.size.height == 1, text
+        assert "waiting for your answer (enter or a to answer)" in text and "0.6s" not in text

@@ -81,10 +81,9 @@ class RunStatus(Static):
     def _redraw(self) -> None:
         width = self.content_size.width
         content = self._text(counts=2)
-        for fewer in (
-            1,
-            0,
-        ):  # it keeps to a row where it can (a new height lays out the screen): the rate, then the count go
+        # It keeps to a row where it can (a new height lays out the screen): the rate, the count,
+        # then the time go; what the status says stays.
+        for fewer in (1, 0, -1):
             if not width or content.cell_length <= width:
                 break
             content = self._text(counts=fewer)
@@ -100,7 +99,7 @@ class RunStatus(Static):
             parts.append(" ")
         if self.detail:
             parts.append((clean(self.detail) + " ", ""))
-        if self.state == "running" or self.elapsed:
+        if counts >= 0 and (self.state == "running" or self.elapsed):
             rate = self.events / self.elapsed if self.elapsed > 0.2 else 0.0
             counted = "".join((f" · {self.events} events", f" · {rate:,.0f}/s")[:counts])
             parts.append((f"· {self.elapsed:4.1f}s{counted}", "dim"))
