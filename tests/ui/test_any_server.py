@@ -296,6 +296,27 @@ async def test_rows_tell_a_question_from_a_pause(any_server_url):
     assert rows[paused].phase == "paused", rows[paused]
 
 
+async def test_an_open_paused_thread_says_paused_as_its_row_does(any_server_url):
+    """The chat's header names the thread's state as the list does: a fork before a node is
+    "paused", not the server's "interrupted" (seen in tmux: the row said paused, the header
+    interrupted)."""
+    metadata = tag()
+    paused = await run_on(any_server_url, "support_bot", "hello", metadata)
+    client = get_client(url=any_server_url)
+    history = await client.threads.get_history(paused, limit=10)
+    before_reply = next(h for h in history if h["next"] == ["reply"])
+    await client.threads.update_state(
+        paused, {"ticket": {"forked": True}}, checkpoint_id=before_reply["checkpoint_id"], as_node="__input__"
+    )
+    app = make_app(any_server_url, assistant="")
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, paused)
+        header = str(app.screen.query_one("#chat-header").visual)
+        assert " · paused · " in header and "interrupted" not in header, header
+        assert "‖ paused" in shown_row(app.screen.sidebar.thread_list, paused)
+
+
 async def test_keys_typed_while_the_app_starts_are_a_message_not_commands(any_server_url):
     await run_on(any_server_url, "support_bot", "a thread to list")
     app = make_app(any_server_url, assistant="")

@@ -224,7 +224,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     def show_header(self, state: ThreadState, summary: ThreadSummary | None) -> None:
         title = state.title or (summary.display_title if summary else state.thread_id)
-        status = summary.status if summary else ""
+        status = summary.phase if summary else ""  # (as the thread's row says it: waiting, paused)
         graph = (summary.graph_id if summary else "") or self.app.session.assistant_of(summary, state.thread_id)
         header = Content.assemble(
             (one_line(title, 60), "bold"),
