@@ -274,18 +274,24 @@ async def test_highlighting_a_waiting_thread_does_not_pop_its_question(any_serve
         )
 
 
-async def test_rows_tell_a_question_from_a_pause(any_server_url):
-    """A DeerFlow clarification leaves the thread idle: its row still says it waits. A fork
-    before a node leaves it interrupted with nothing asked: its row says paused."""
-    metadata = tag()
-    asking = await run_on(any_server_url, "lead_agent", "please clarify", metadata)
-    paused = await run_on(any_server_url, "support_bot", "hello", metadata)
-    client = get_client(url=any_server_url)
+async def paused_thread(url: str, metadata: dict) -> str:
+    """A support_bot thread forked before its reply: interrupted, with nothing asked."""
+    paused = await run_on(url, "support_bot", "hello", metadata)
+    client = get_client(url=url)
     history = await client.threads.get_history(paused, limit=10)
     before_reply = next(h for h in history if h["next"] == ["reply"])
     await client.threads.update_state(
         paused, {"ticket": {"forked": True}}, checkpoint_id=before_reply["checkpoint_id"], as_node="__input__"
     )
+    return paused
+
+
+async def test_rows_tell_a_question_from_a_pause(any_server_url):
+    """A DeerFlow clarification leaves the thread idle: its row still says it waits. A fork
+    before a node leaves it interrupted with nothing asked: its row says paused."""
+    metadata = tag()
+    asking = await run_on(any_server_url, "lead_agent", "please clarify", metadata)
+    paused = await paused_thread(any_server_url, metadata)
     backend = LangGraphBackend(any_server_url)
     try:
         query = parse_filter(" ".join(f"{k}={v}" for k, v in metadata.items())).query("updated_at", "desc", 10, 0)
@@ -301,13 +307,7 @@ async def test_an_open_paused_thread_says_paused_as_its_row_does(any_server_url)
     "paused", not the server's "interrupted" (seen in tmux: the row said paused, the header
     interrupted)."""
     metadata = tag()
-    paused = await run_on(any_server_url, "support_bot", "hello", metadata)
-    client = get_client(url=any_server_url)
-    history = await client.threads.get_history(paused, limit=10)
-    before_reply = next(h for h in history if h["next"] == ["reply"])
-    await client.threads.update_state(
-        paused, {"ticket": {"forked": True}}, checkpoint_id=before_reply["checkpoint_id"], as_node="__input__"
-    )
+    paused = await paused_thread(any_server_url, metadata)
     app = make_app(any_server_url, assistant="")
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
