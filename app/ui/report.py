@@ -26,9 +26,14 @@ def report(node: Widget, error: BaseException, doing: str, then: str = "") -> No
         if then:
             text += f"\n{then.strip()}"
     else:
-        text = f"{doing} failed: {type(error).__name__}: {error}"
+        text = unexpected(error, doing)
     cast("ThreadbenchApp", node.app).log_error(text)
     node.notify(redact(clean(text)), severity="error", timeout=8, markup=False)
+
+
+def unexpected(error: BaseException, doing: str) -> str:
+    """How a failure that is no server's is said."""
+    return f"{doing} failed: {type(error).__name__}: {error}"
 
 
 def gone(node: DOMNode) -> bool:

@@ -24,6 +24,7 @@ from textual.app import App
 from textual.dom import DOMNode
 
 from ..logs import log, redact
+from .report import unexpected
 from .text import clean
 
 
@@ -48,8 +49,8 @@ def said(node: DOMNode, error: Exception, doing: str) -> None:
     """A failure no code expected, of a worker that must not quit the app: logged with its
     traceback and told (from the worker's thread too)."""
     log.error("%s failed", doing, exc_info=error)
-    text = f"{doing} failed: {type(error).__name__}: {error}"
-    notify = functools.partial(node.app.notify, redact(clean(text)), severity="error", timeout=8, markup=False)
+    text = redact(clean(unexpected(error, doing)))
+    notify = functools.partial(node.app.notify, text, severity="error", timeout=8, markup=False)
     try:
         node.app.call_from_thread(notify)
     except RuntimeError:  # (on the app's own thread)
