@@ -111,6 +111,9 @@ class ShellScreen(Screen):
         # go on to whatever is shown rather than wait)
         keys.hold(HAND_OVER_LIMIT)
         self._palette_query = palette.query_one(CommandInput).value
+        # Textual stops a closing screen's workers only once its widgets are gone: a search
+        # ending in between would fill a list no longer there
+        palette.workers.cancel_node(palette)
         palette.dismiss()  # (this screen resumes: _replace)
 
     def on_screen_resume(self) -> None:

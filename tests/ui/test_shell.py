@@ -12,7 +12,7 @@ import asyncio
 import pytest
 from support.driving import TERMINAL, make_app, press_at_once, screen_lines, wait_for, wait_ready, working
 from support.waiting import eventually, until
-from textual.command import CommandInput, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette, Hit, Hits, Provider
 from threadbench.ui.main_screen import MainScreen
 from threadbench.ui.shell import ShellScreen, main_screen_loaded
 
@@ -156,3 +156,38 @@ async def test_a_long_sentence_typed_while_loading_then_the_palette_each_get_the
         held_load.let_go()
         await wait_for(pilot, lambda: palette_over_main_holds(app, "new"), what="the palette over the main screen")
         assert app.screen_stack[-2].conversation.composer.text == sentence
+
+
+async def test_a_palette_handed_over_while_its_search_runs_has_it_stopped_first(server_url, held_load, monkeypatch):
+    """The palette over the outline closed for the main screen while a provider still searches:
+    its search is stopped before its list is taken down. (Textual stops a closing screen's workers
+    only after its widgets are gone: a search ending in between filled a list no longer there,
+    NoMatches, once in a CI run. Here a provider holds its search, so the search is sure to run.)"""
+    go_on = asyncio.Event()
+    searching: list[bool] = []
+    first = None
+
+    def on_unmount(command_list: CommandList) -> None:
+        """At a list's Unmount: is a search of the first palette still on?"""
+        palette = command_list.screen
+        if palette is first:
+            searching.append(any(w.node is palette and not w.is_cancelled for w in palette.workers))
+
+    class HeldProvider(Provider):
+        async def search(self, query: str) -> Hits:
+            await go_on.wait()
+            yield Hit(1, query, lambda: None)
+
+    monkeypatch.setattr(ShellScreen, "COMMANDS", {HeldProvider})
+    monkeypatch.setattr(CommandList, "on_unmount", on_unmount, raising=False)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await pilot.press("ctrl+p", "x")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        first = app.screen
+        held_load.let_go()
+        await wait_for(pilot, lambda: palette_over_main_holds(app, "x"), what="the palette over the main screen")
+        go_on.set()
+        await pilot.press("y")
+        await wait_for(pilot, lambda: palette_over_main_holds(app, "xy"), what="typing on in the palette")
+    assert searching == [False]
