@@ -18,9 +18,11 @@ from support.driving import (
     tag,
     wait_for,
     wait_ready,
+    working,
 )
 from support.waiting import eventually
 from threadbench.ui.regions import history
+from threadbench.ui.regions.conversation import Conversation
 from threadbench.ui.regions.inspector import Inspector
 from threadbench.ui.screens.edit_state import EditStateScreen
 from threadbench.ui.widgets.chat_log import ChatLog
@@ -54,6 +56,20 @@ async def open_it(pilot, url: str, thread_id: str) -> None:
         return app.screen.conversation.thread_id == thread_id and len(shown) > 5 and shown[0].thread_id == thread_id
 
     await wait_for(pilot, its_history, what="history")
+
+
+async def test_a_thread_opens_whole_when_its_first_paint_is_never_reported(server_url, monkeypatch):
+    """Textual runs a call_after_refresh callback on the screen on top when it is handed over,
+    and a dialog closed before its next frame never runs it: the open does not wait for it for
+    ever, and the timeline still loads. (The fault made by dropping every such callback of the
+    conversation: the real race is a dialog opened and closed within a frame.)"""
+    monkeypatch.setattr(Conversation, "call_after_refresh", lambda self, callback, *args, **kwargs: True)
+    thread_id = await three_turns(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await open_it(pilot, server_url, thread_id)
+        await wait_for(pilot, lambda: not working(app, "open"), what="the open done")
+        assert "thanks" in screen_text(app)
 
 
 def chat_rows(app, chat: ChatLog) -> list[str]:

@@ -14,6 +14,7 @@ The screen gives it the thread browser's rows and the inspector with `attach()`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from dataclasses import dataclass
 from typing import ClassVar, cast
@@ -54,6 +55,8 @@ from .objects import ObjectScreens
 from .runs import ConversationRuns, Rows, StateView
 
 NO_THREAD = "no thread open"
+PAINT_WAIT = 0.5
+"""Seconds an opened thread waits for its first paint at most (a full collection waits with it)."""
 
 
 class Conversation(ConversationRuns, ObjectScreens):
@@ -203,11 +206,14 @@ class Conversation(ConversationRuns, ObjectScreens):
             await self.show_state(state, summary)
             painted = asyncio.Event()
             self.call_after_refresh(painted.set)
-            await painted.wait()
+            # (bounded: Textual runs the callback on the screen on top as it is handed over,
+            # and a dialog closed before its next frame never runs it)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(painted.wait(), PAINT_WAIT)
         self.show_usage(thread_id, state.messages)
         # after the chat is painted: a page of checkpoints can weigh more than the chat
-        self.call_after_refresh(self._inspector.load_history, thread_id)
-        self.call_after_refresh(self._inspector.load_graph, state, self.assistant_for(state.thread_id or None))
+        self._inspector.load_history(thread_id)
+        self._inspector.load_graph(state, self.assistant_for(state.thread_id or None))
         if summary is not None and summary.status == "busy" and backend.capabilities.join_stream:
             self.join_run(thread_id)
             return
