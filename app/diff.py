@@ -22,9 +22,6 @@ from .models import ChatMessage, ThreadState
 ChangeKind = Literal["added", "removed", "changed"]
 LineKind = Literal["section", "added", "removed", "changed", "info"]
 
-SPECIAL_KEYS = ("messages", "todos")
-"""Keys compared item by item, in their own sections, rather than as whole values."""
-
 PREVIEW = 48
 
 
@@ -233,7 +230,7 @@ def _message_text(message: dict[str, Any]) -> str:
 
 
 def _raw_messages(state: ThreadState) -> list[dict[str, Any]]:
-    raw = state.values.get("messages")
+    raw = state.values.get(state.messages_key)
     if isinstance(raw, list) and all(isinstance(m, dict) for m in raw):
         return raw
     return [_chat_dict(m) for m in state.messages]
@@ -347,7 +344,9 @@ def diff_todos(old: Any, new: Any) -> list[TodoChange]:
 # -- states ------------------------------------------------------------------------------------
 
 
-def diff_values(old: dict[str, Any], new: dict[str, Any], skip: tuple[str, ...] = SPECIAL_KEYS) -> list[KeyChange]:
+def diff_values(old: dict[str, Any], new: dict[str, Any], skip: tuple[str, ...]) -> list[KeyChange]:
+    """What changed key by key, but for the lists of `skip` (compared item by item, in their
+    own sections: the messages, the todos)."""
     changes: list[KeyChange] = []
     for key, value in new.items():
         if key not in old:
@@ -374,7 +373,7 @@ def diff_states(old: ThreadState | None, new: ThreadState) -> StateDiff:
         new_checkpoint_id=new.checkpoint_id,
         old_step=old.step if old is not None else None,
         new_step=new.step,
-        keys=diff_values(old_values, new.values),
+        keys=diff_values(old_values, new.values, (new.messages_key, "todos")),
         messages=diff_messages(old_messages, new_messages),
         todos=diff_todos(old_values.get("todos"), new.values.get("todos")),
         next_before=list(old.next) if old is not None else [],

@@ -106,7 +106,7 @@ def thread_markdown(
         for interrupt in state.interrupts:
             lines += [fence(_json(interrupt.value), "json"), ""]
     if include_state:
-        values = {k: v for k, v in state.values.items() if k != "messages"}
+        values = {k: v for k, v in state.values.items() if k != state.messages_key}
         lines += ["## State", ""]
         lines += [fence(_json(values), "json") if values else "_No values besides the messages._", ""]
         if state.next:

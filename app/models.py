@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .messages_key import DEFAULT, messages_key
+
 ThreadStatus = Literal["idle", "busy", "interrupted", "error", "unknown"]
 MessageType = Literal["human", "ai", "tool", "system", "other"]
 
@@ -174,9 +176,20 @@ class ThreadState(_Model):
         return list(writes) if isinstance(writes, dict) else []
 
     @property
+    def messages_key(self) -> str:
+        """The key of `values` that holds the conversation (messages_key.py)."""
+        return messages_key(self.values) or DEFAULT
+
+    @property
     def title(self) -> str:
         title = self.values.get("title")
         return title if isinstance(title, str) else ""
+
+    @property
+    def first_words(self) -> str:
+        """What a person said first in it, on one line (a title where nothing names one)."""
+        said = next((m.text for m in self.messages if m.type == "human" and not m.hidden), "")
+        return " ".join(said.split())
 
     def __repr__(self) -> str:
         # Short: Textual's @work builds a worker description from its arguments' reprs, and

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from .messages_key import DEFAULT, messages_key
 from .models import ChatMessage, Interrupt, RunEvent, RunRequest, ThreadState, ThreadSummary, ToolCallChunk
 
 FORMAT = "threadbench-recording"
@@ -257,7 +258,7 @@ def list_recordings(folder: Path, limit: int = 100) -> list[RecordingInfo]:
 def _what_was_sent(request: RunRequest | None) -> str:
     if request is None:
         return "a run joined as it streamed"
-    messages = (request.input or {}).get("messages")
+    messages = (request.input or {}).get(messages_key(request.input) or DEFAULT)
     if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
         content = messages[-1].get("content")
         if isinstance(content, str) and content.strip():

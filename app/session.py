@@ -35,6 +35,9 @@ class Session:
         """True when `graphs` is all of them (the assistants said so, or a refusal listed them)."""
         self.thread_targets: dict[str, str] = {}
         """Thread id -> the assistant or graph the user picked for it (new thread, picker)."""
+        self.messages_keys: dict[str, str] = {}
+        """Assistant or graph -> the key of its input that carries a message (messages_key.py),
+        learnt from its schemas."""
 
     @property
     def live_backend(self) -> Backend:
@@ -64,7 +67,7 @@ class Session:
         chosen = self.settings.profiles.get(profile) if profile else None
         if chosen is not None and chosen.assistant_id:
             self.run_options.assistant_id = chosen.assistant_id
-        self.graphs, self.graphs_complete, self.thread_targets = [], False, {}
+        self.graphs, self.graphs_complete, self.thread_targets, self.messages_keys = [], False, {}, {}
         return old
 
 

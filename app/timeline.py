@@ -67,7 +67,7 @@ class TimelineRow:
 
     @property
     def message_count(self) -> int:
-        raw = self.checkpoint.values.get("messages")
+        raw = self.checkpoint.values.get(self.checkpoint.messages_key)
         return len(raw) if isinstance(raw, list) else len(self.checkpoint.messages)
 
     @property
@@ -93,7 +93,7 @@ def writers_of(checkpoint: ThreadState, parent: ThreadState | None) -> list[str]
 
 def _messages_of(checkpoint: ThreadState) -> list[Any]:
     """The messages of `checkpoint`: the raw dicts where the values keep them, else the models."""
-    raw = checkpoint.values.get("messages")
+    raw = checkpoint.values.get(checkpoint.messages_key)
     return raw if isinstance(raw, list) else checkpoint.messages
 
 
@@ -120,7 +120,7 @@ def new_message_types(checkpoint: ThreadState, parent: ThreadState | None) -> li
 
 
 def _knows_messages(checkpoint: ThreadState) -> bool:
-    return isinstance(checkpoint.values.get("messages"), list) or bool(checkpoint.messages)
+    return isinstance(checkpoint.values.get(checkpoint.messages_key), list) or bool(checkpoint.messages)
 
 
 def starts_human_turn(checkpoint: ThreadState, parent: ThreadState | None) -> bool:
@@ -311,7 +311,7 @@ def build_rows(checkpoints: list[ThreadState]) -> list[TimelineRow]:
 
 
 def _has_message(checkpoint: ThreadState, message_id: str) -> bool:
-    raw = checkpoint.values.get("messages")
+    raw = checkpoint.values.get(checkpoint.messages_key)
     if isinstance(raw, list):
         return any(isinstance(m, dict) and m.get("id") == message_id for m in raw)
     return any(m.id == message_id for m in checkpoint.messages)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import orjson
 from pydantic import BaseModel, ValidationError
 
+from ...messages_key import DEFAULT, messages_key
 from ...models import (
     ChatMessage,
     Interrupt,
@@ -314,9 +315,9 @@ def token_usage(raw: Any) -> TokenUsage | None:
 
 
 def message_items(values: Any) -> list[Any]:
-    """The message list in a state's values ({"messages": [...]}, or a bare list): the
-    values' own list, where it is one."""
-    return _list(values.get("messages") if isinstance(values, dict) else values)
+    """The message list in a state's values ({"messages": [...]}, the graph's own key for
+    them: messages_key.py, or a bare list): the values' own list, where it is one."""
+    return _list(values.get(messages_key(values) or DEFAULT) if isinstance(values, dict) else values)
 
 
 def messages_from_values(values: Any) -> list[ChatMessage]:
@@ -372,7 +373,7 @@ def thread_title(values: Any, metadata: Any = None) -> str:
     title = _dict(metadata).get("title")
     if isinstance(title, str) and title.strip():
         return one_line(title)
-    return one_line(_first_human_text(values.get("messages")))
+    return one_line(_first_human_text(message_items(values)))
 
 
 def needs_second_text(extracted: Any) -> bool:
@@ -411,8 +412,8 @@ def thread_from_dict(d: Any) -> ThreadSummary:
     if isinstance(values, dict):
         title = thread_title(values, metadata)
         has_title = "title" in values
-        messages = values.get("messages")
-        last = _dict(messages[-1]) if isinstance(messages, list) and messages else {}
+        messages = message_items(values)
+        last = _dict(messages[-1]) if messages else {}
     elif isinstance(extracted, dict):
         title = _title_from_extracted(extracted, metadata)
         has_title = extracted.get("title") is not None

@@ -196,8 +196,9 @@ class Conversation(ConversationRuns, ObjectScreens):
         if self.thread_id != thread_id:
             return
         # a fresh copy has no values on its row yet, but its state does (and else the row
-        # keeps the title it has: update_thread)
-        summary.title = summary.title or state.title
+        # keeps the title it has: update_thread); a graph that keeps its messages under a key
+        # of its own has no first words on its row (the list asks the server for messages[0])
+        summary.title = summary.title or state.title or state.first_words
         self._rows.update_thread(summary)
         # A full collection waits from the server's answer until the thread is painted (one
         # that came between them added 70 ms to a 10,000-message thread's open); not while
@@ -338,7 +339,7 @@ class Conversation(ConversationRuns, ObjectScreens):
             if uploaded is None:
                 return  # said; the message and the files stay
             message = cast(ServesUploads, backend).human_message(text, uploaded, message_id)
-        request = self._run_request(thread_id, {"messages": [message]})
+        request = self._run_request(thread_id, {await self.messages_key_for(thread_id, target): [message]})
         human = ChatMessage(id=message_id, type="human", text=text)
         if await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Sending", echo=human):
             self.drafts.pop(thread_id, None)

@@ -18,6 +18,7 @@ from textual.content import Content
 
 from ...backends.base import BackendError, ServerError, Unreachable
 from ...human_input import detect_pending
+from ...messages_key import DEFAULT, messages_key, messages_key_of_schemas
 from ...models import ChatMessage, RunEvent, RunRequest, ThreadState, ThreadSummary
 from ...run_target import refused_assistant
 from ...streaming import pump
@@ -108,6 +109,26 @@ class ConversationRuns(ComposerExtras):
         summary = self._rows.thread(thread_id) if thread_id else None
         return self.app.session.assistant_of(summary, thread_id)
 
+    async def messages_key_for(self, thread_id: str, target: str) -> str:
+        """The key of the run's input that carries a message: where the open thread's state
+        keeps its conversation, else where the graph's schemas say (asked once a graph),
+        else "messages" (messages_key.py). A server that neither lists assistants nor
+        describes its graphs (10xGraph, DeerFlow's Gateway) takes "messages" whatever its
+        state holds."""
+        session = self.app.session
+        backend = session.live_backend
+        if not (backend.capabilities.assistants and backend.capabilities.graph):
+            return DEFAULT
+        state = self.thread_state
+        if state is not None and state.thread_id == thread_id and (found := messages_key(state.values)):
+            return found
+        if target not in session.messages_keys:
+            try:
+                session.messages_keys[target] = messages_key_of_schemas(await backend.get_schemas(target)) or DEFAULT
+            except BackendError:
+                return DEFAULT  # (asked again next time)
+        return session.messages_keys.get(target, DEFAULT)
+
     def _run_request(self, thread_id: str, input: dict | None, **kwargs) -> RunRequest:
         options = self.app.session.run_options
         return RunRequest(
@@ -168,7 +189,7 @@ class ConversationRuns(ComposerExtras):
         message = ChatMessage(id=str(uuid.uuid4()), type="human", text=text)
         request = self._run_request(
             thread_id,
-            {"messages": [{"type": "human", "content": text, "id": message.id}]},
+            {fork_point.messages_key: [{"type": "human", "content": text, "id": message.id}]},
             checkpoint_id=fork_point.checkpoint_id,
         )
         await self.stream_into_chat(backend.stream_run(thread_id, request), thread_id, "Resending", echo=message)

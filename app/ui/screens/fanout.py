@@ -253,7 +253,7 @@ class FanOutScreen(Screen[str | None]):
         assistant = values.pop(ASSISTANT, None)
         return RunRequest(
             assistant_id=str(assistant) if assistant not in (None, True, "") else self.target,
-            input={"messages": [{"type": "human", "content": self.text, "id": str(uuid.uuid4())}]}
+            input={self.base.state.messages_key: [{"type": "human", "content": self.text, "id": str(uuid.uuid4())}]}
             if self.text
             else None,
             context=values if send_as == "context" else {},
