@@ -50,7 +50,8 @@ def run_one(name: str, url: str, mode: list[str], timeout: float) -> tuple[list[
     problem = ""
     if done.returncode != 0 or not results:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
-        problem = f"{name}: exited with status {done.returncode}\n{tail}"
+        ended = f"exited with status {done.returncode}" if done.returncode else "printed no result"
+        problem = f"{name}: {ended}\n{tail}"
     return results, problem
 
 
