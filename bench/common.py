@@ -20,11 +20,12 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 TERMINAL = (140, 40)
 POLL = 0.002
+T = TypeVar("T")
 
 
 @dataclass
@@ -369,12 +370,22 @@ class Probe:
 # -- running a benchmark as its own process ------------------------------------------------------
 
 
+SMOKE_HELP = "each step once on the smallest seeds: checks that the benchmark still runs (its figures mean nothing)"
+
+
 def cli(description: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--url", required=True, help="the LangGraph server to use")
     parser.add_argument("--json", action="store_true", help="print results as JSON lines")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="fewer repetitions")
+    mode.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
     return parser.parse_args()
+
+
+def sized(args: argparse.Namespace, *, full: T, quick: T, smoke: T) -> T:
+    """A size or count for this run: the full benchmark's, --quick's or --smoke's."""
+    return smoke if args.smoke else quick if args.quick else full
 
 
 def emit(results: list[Result], as_json: bool) -> None:

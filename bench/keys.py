@@ -12,6 +12,8 @@ Input) in the same process and run, typed the same way.
     bare         the same keys into a bare Textual app's TextArea and Input.
 
 No server is seeded: the embedded demo server only has to answer the app's start.
+
+--smoke: "a, b?" (a letter, a comma, a space, a question mark: each kind of key) instead of 63 keys.
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ from bench.common import (
     press,
     running,
     settle,
+    sized,
     verdict,
     wait_until,
 )
 
 SENTENCE = "where did the second run of last night spend its time, and why?"
+SMOKE_SENTENCE = "a, b?"
 PACE = 0.06
 KEY_NAMES = {" ": "space", ",": "comma", "?": "question_mark"}
 
@@ -48,15 +52,15 @@ class Bare(App[None]):
         yield Input(id="field")
 
 
-async def type_into(app, widget, read) -> list[float]:
+async def type_into(app, widget, read, sentence: str) -> list[float]:
     """ms from each key to its character read back and the screen painted. The cursor does
     not blink: its next blink's paint would be taken for the key's, up to 0.5 s late."""
     widget.cursor_blink = False
     took = []
-    for index, char in enumerate(SENTENCE):
+    for index, char in enumerate(sentence):
         start = now()
         press(app, KEY_NAMES.get(char, char), char)
-        await wait_until(lambda index=index: read().endswith(SENTENCE[: index + 1]), what=f"key {index}")
+        await wait_until(lambda index=index: read().endswith(sentence[: index + 1]), what=f"key {index}")
         took.append(ms(await painted(app) - start))
         await asyncio.sleep(PACE)
     return took
@@ -70,20 +74,20 @@ async def warmed(app) -> None:
         await settle(app, 0.2)
 
 
-async def bare_typing() -> tuple[list[float], list[float]]:
+async def bare_typing(sentence: str) -> tuple[list[float], list[float]]:
     app = Bare()
     async with running(app):
         area, field = app.query_one(TextArea), app.query_one(Input)
         area.focus()
         await warmed(app)
-        in_area = await type_into(app, area, lambda: area.text)
+        in_area = await type_into(app, area, lambda: area.text, sentence)
         field.focus()
         await warmed(app)
-        in_field = await type_into(app, field, lambda: field.value)
+        in_field = await type_into(app, field, lambda: field.value, sentence)
     return in_area, in_field
 
 
-async def app_typing(url: str) -> tuple[list[float], list[float]]:
+async def app_typing(url: str, sentence: str) -> tuple[list[float], list[float]]:
     from threadbench.ui.screens.store import StoreScreen
 
     app = make_app(url)
@@ -102,7 +106,7 @@ async def app_typing(url: str) -> tuple[list[float], list[float]]:
         composer.focus()
         await wait_until(lambda: app.focused is composer, what="the composer focused")
         await settle(app, 0.5)
-        in_composer = await type_into(app, composer, lambda: composer.text)
+        in_composer = await type_into(app, composer, lambda: composer.text, sentence)
         press(app, "escape")
         await wait_until(lambda: app.focused is not composer, what="the composer left")
         press(app, "S")
@@ -113,13 +117,13 @@ async def app_typing(url: str) -> tuple[list[float], list[float]]:
         press(app, "slash")  # (as a person does; focused before the screen's opening, it took the focus back)
         await wait_until(lambda: app.focused is query, what="the store's search focused")
         await settle(app, 0.5)
-        in_dialog = await type_into(app, query, lambda: query.value)
+        in_dialog = await type_into(app, query, lambda: query.value, sentence)
         press(app, "escape")
         await wait_until(lambda: not isinstance(app.screen, StoreScreen), what="the store closed")
     return in_composer, in_dialog
 
 
-def typed(name: str, took: list[float], bare: list[float], where: str):
+def typed(name: str, took: list[float], bare: list[float], where: str, sentence: str):
     worst = took.index(max(took))
     return verdict(
         name,
@@ -128,7 +132,7 @@ def typed(name: str, took: list[float], bare: list[float], where: str):
         baseline=max(bare),
         baseline_name="bare Textual",
         note=f"median {median(took):.0f} ms over {len(took)} keys, the worst the {ordinal(worst + 1)} "
-        f"({SENTENCE[worst]!r}); {where}: median {median(bare):.0f}, worst {max(bare):.0f} "
+        f"({sentence[worst]!r}); {where}: median {median(bare):.0f}, worst {max(bare):.0f} "
         f"(the {ordinal(bare.index(max(bare)) + 1)} key)",
     )
 
@@ -140,11 +144,12 @@ def ordinal(n: int) -> str:
 async def main(args) -> list:
     import tests.support.driving  # noqa: F401  (wait_until's, imported by its first call: 0.9 s inside a measure)
 
-    bare_area, bare_field = await bare_typing()
-    in_composer, in_dialog = await app_typing(args.url)
+    sentence = sized(args, full=SENTENCE, quick=SENTENCE, smoke=SMOKE_SENTENCE)
+    bare_area, bare_field = await bare_typing(sentence)
+    in_composer, in_dialog = await app_typing(args.url, sentence)
     return [
-        typed("typing: key to character painted, composer", in_composer, bare_area, "a bare TextArea"),
-        typed("typing: key to character painted, dialog field", in_dialog, bare_field, "a bare Input"),
+        typed("typing: key to character painted, composer", in_composer, bare_area, "a bare TextArea", sentence),
+        typed("typing: key to character painted, dialog field", in_dialog, bare_field, "a bare Input", sentence),
     ]
 
 

@@ -15,6 +15,8 @@ with one update_state call.
     sdk          threads.get_state of the same thread, timed alone.
     memory       the benchmark process's RSS with the thread open and scrolled to the top
                  (the app, its SDK client and this harness; no server).
+
+--quick: 3 opens (5 otherwise). --smoke: 1 open of a 300-message thread.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from bench.common import (
     rss_mb,
     running,
     settle,
+    sized,
     timed_ms,
     verdict,
     wait_until,
@@ -96,18 +99,20 @@ def messages(count: int = MESSAGES) -> list[dict]:
     return out[:count]
 
 
-async def seed(client) -> str:
+async def seed(client, count: int) -> str:
     thread_id = str(uuid.uuid4())
     await client.threads.create(thread_id=thread_id, graph_id="agent", metadata={"bench": "long-thread"})
     await client.threads.update_state(
-        thread_id, {"messages": messages(), "title": f"A {MESSAGES:,}-message thread"}, as_node="title"
+        thread_id, {"messages": messages(count), "title": f"A {count:,}-message thread"}, as_node="title"
     )
     return thread_id
 
 
 async def main(args) -> list:
+    count = sized(args, full=MESSAGES, quick=MESSAGES, smoke=300)
+    reps = sized(args, full=5, quick=3, smoke=1)
     client = get_client(url=args.url)
-    thread_id = await seed(client)
+    thread_id = await seed(client, count)
     sdk = await timed_ms(lambda: client.threads.get_state(thread_id))
 
     opens: list[float] = []
@@ -119,7 +124,7 @@ async def main(args) -> list:
         probe = app.session.backend
         await settle(app, 0.5)
         chat = screen.conversation.chat
-        for _ in range(3 if args.quick else 5):
+        for _ in range(reps):
             await chat.show_messages([])  # start from an empty chat each time
             screen.conversation.thread_id = None  # as if no thread were open: open_thread loads it again
             await settle(app, 0.2)
@@ -167,12 +172,12 @@ async def main(args) -> list:
 
     return [
         verdict(
-            f"long thread: {MESSAGES:,} messages visible",
+            f"long thread: {count:,} messages visible",
             max(opens),
             100.0,
             baseline=median(sdk),
             note=f"median {median(opens):.0f} ms; after get_state; one scroll step {median(scrolls):.0f} ms; "
-            f"{drawn} of {MESSAGES} messages drawn",
+            f"{drawn} of {count} messages drawn",
         ),
         verdict(
             "long thread: RSS scrolled to the top",

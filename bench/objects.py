@@ -22,6 +22,9 @@ Seeding: 10,000 items in one namespace (put_item, 10 at a time), and one assista
                          waits for that, as a person reads the screen before a key. The note
                          gives an open before that (built on the key) too.
 
+--quick: 3 first pages and searches, 5 pages down (5 and 10 otherwise). --smoke: each once, on
+100 items and 60 versions, the idle collection waited for 2 checks at most.
+
 Moves are keys, as a person makes them (the app defers a full garbage collection while keys
 come); where a call stands for a key (enter on the namespace, enter in the search box), the
 app is told a key came.
@@ -51,6 +54,7 @@ from bench.common import (
     press,
     running,
     settle,
+    sized,
     timed_ms,
     verdict,
     wait_until,
@@ -64,10 +68,10 @@ IDLE_WAIT = 10 * CHECK_SECONDS
 """Seconds idle to wait for the app's own full collection."""
 
 
-async def seed(client, quick: bool) -> tuple[list[str], str, float]:
+async def seed(client, items: int, versions: int) -> tuple[list[str], str, float]:
     start = now()
     namespace = ["bench", uuid.uuid4().hex[:8], "items"]
-    for first in range(0, ITEMS, AT_ONCE):
+    for first in range(0, items, AT_ONCE):
         await asyncio.gather(
             *(
                 client.store.put_item(namespace, f"item-{n:05d}", {"n": n, "title": f"Item {n}", "tags": ["a", "b"]})
@@ -75,7 +79,7 @@ async def seed(client, quick: bool) -> tuple[list[str], str, float]:
             )
         )
     made = await client.assistants.create("agent", name=f"bench-{namespace[1]}", metadata={"bench": namespace[1]})
-    for version in range(2, VERSIONS + 1):
+    for version in range(2, versions + 1):
         await client.assistants.update(made["assistant_id"], name=f"bench-{namespace[1]}", metadata={"v": version})
     return namespace, made["assistant_id"], now() - start
 
@@ -116,13 +120,13 @@ def last_row(app):
     return partial(press, app, "ctrl+end")
 
 
-async def page_the_store(app, store, namespace: list[str], quick: bool, meter: StallMeter) -> dict:
-    """The first page of the namespace, five times, then ten pages down with ctrl+end."""
+async def page_the_store(app, store, namespace: list[str], opens: int, pages: int, meter: StallMeter) -> dict:
+    """The first page of the namespace, `opens` times, then `pages` pages down with ctrl+end."""
     firsts: list[float] = []
     nexts: list[float] = []
     table = store.table
     meter.start()
-    for _ in range(3 if quick else 5):
+    for _ in range(opens):
         table.clear()
         store.items = {}
         await settle(app, 0.2)
@@ -131,7 +135,7 @@ async def page_the_store(app, store, namespace: list[str], quick: bool, meter: S
         await settle(app, 0.2)
     table.focus()
     await settle(app, 0.1)
-    for _ in range(5 if quick else 10):
+    for _ in range(pages):
         rows = table.row_count
         nexts.append(await painted_after(app, last_row(app), lambda r=rows: table.row_count > r, "the next page"))
         await settle(app, 0.1)
@@ -139,13 +143,13 @@ async def page_the_store(app, store, namespace: list[str], quick: bool, meter: S
     return {"firsts": firsts, "nexts": nexts, "rows": table.row_count}
 
 
-async def search_the_versions(app, assistants, quick: bool, meter: StallMeter) -> dict:
-    """The search (the assistant, then its first versions), then ctrl+end to the rest, five times."""
+async def search_the_versions(app, assistants, searches: int, count: int, meter: StallMeter) -> dict:
+    """The search (the assistant, then its first versions), then ctrl+end to all `count`, `searches` times."""
     firsts: list[float] = []
     rests: list[float] = []
     versions = assistants.versions_table
     meter.start()
-    for _ in range(3 if quick else 5):
+    for _ in range(searches):
         versions.clear()
         assistants.versions, assistants.versions_of = {}, ""
         searched = entered(app, assistants.load)  # (enter in the search box)
@@ -153,7 +157,7 @@ async def search_the_versions(app, assistants, quick: bool, meter: StallMeter) -
         await settle(app, 0.2, within=assistants)
         versions.focus()
         await settle(app, 0.1, within=assistants)
-        rests.append(await painted_after(app, last_row(app), lambda: versions.row_count == VERSIONS, "every version"))
+        rests.append(await painted_after(app, last_row(app), lambda: versions.row_count == count, "every version"))
         await settle(app, 0.2, within=assistants)
     await meter.stop()
     return {"firsts": firsts, "rests": rests}
@@ -163,8 +167,13 @@ async def main(args) -> list:
     from threadbench.ui.screens.assistants import AssistantsScreen
     from threadbench.ui.screens.store import StoreScreen
 
+    items_made = sized(args, full=ITEMS, quick=ITEMS, smoke=100)
+    versions_made = sized(args, full=VERSIONS, quick=VERSIONS, smoke=60)
+    reps = sized(args, full=5, quick=3, smoke=1)
+    pages = sized(args, full=10, quick=5, smoke=1)
+    idle_wait = sized(args, full=IDLE_WAIT, quick=IDLE_WAIT, smoke=2 * CHECK_SECONDS)
     client = get_client(url=args.url)
-    namespace, assistant_id, seconds = await seed(client, args.quick)
+    namespace, assistant_id, seconds = await seed(client, items_made, versions_made)
     sdk_items = await timed_ms(lambda: client.store.search_items(namespace, limit=50))
     sdk_versions = await timed_ms(lambda: client.assistants.get_versions(assistant_id, limit=50))
 
@@ -184,7 +193,7 @@ async def main(args) -> list:
         # Full collections wait while these are measured, as while a reply streams; the one
         # the app makes when the user is idle is measured on its own below.
         with app.collector.busy():
-            items = await page_the_store(app, store, namespace, args.quick, paging)
+            items = await page_the_store(app, store, namespace, reps, pages, paging)
         press(app, "escape")
         await wait_until(lambda: not isinstance(app.screen, StoreScreen), what="the store closed")
         await settle(app, 0.3)
@@ -192,14 +201,14 @@ async def main(args) -> list:
         assistants = await open_dialog(app, "A", AssistantsScreen, opened)
         assistants.query_one("#assistant-search").value = f"bench={namespace[1]}"
         with app.collector.busy():
-            versions = await search_the_versions(app, assistants, args.quick, searching)
+            versions = await search_the_versions(app, assistants, reps, versions_made, searching)
         with full_collections() as collections:
             try:
-                await wait_until(lambda: collections, timeout=IDLE_WAIT, what="the idle full collection")
+                await wait_until(lambda: collections, timeout=idle_wait, what="the idle full collection")
                 collected = "the app's own, once the user was idle"
             except TimeoutError:  # none due: the young collections since the last are too few
                 gc.collect(2)
-                collected = f"none was due after {IDLE_WAIT:.0f} s idle: one made then, as the app makes it"
+                collected = f"none was due after {idle_wait:.0f} s idle: one made then, as the app makes it"
         press(app, "escape")  # (the dialog left open, its opener's worker would wait on it)
         await wait_until(lambda: not isinstance(app.screen, AssistantsScreen), what="the assistants closed")
         await settle(app, 0.3)
@@ -212,7 +221,7 @@ async def main(args) -> list:
     stalls = paging.lateness + searching.lateness
     return [
         verdict(
-            "store: first page of 10,000 items",
+            f"store: first page of {items_made:,} items",
             max(items["firsts"]),
             150.0,
             baseline=median(sdk_items),
@@ -226,14 +235,14 @@ async def main(args) -> list:
             note=f"median {median(items['nexts']):.0f} ms; {items['rows']} rows after {len(items['nexts'])} pages",
         ),
         verdict(
-            "assistant: 100 versions, first page",
+            f"assistant: {versions_made} versions, first page",
             max(versions["firsts"]),
             200.0,
             baseline=median(sdk_versions),
             note=f"median {median(versions['firsts']):.0f} ms from the search (assistant, then versions)",
         ),
         verdict(
-            "assistant: 100 versions, the rest",
+            f"assistant: {versions_made} versions, the rest",
             max(versions["rests"]),
             100.0,
             baseline=median(sdk_versions),

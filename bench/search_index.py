@@ -1,7 +1,8 @@
 """Search inside conversations: 10,000 threads, each a short conversation, indexed and searched.
 
-Seeding: 10,000 threads (1,000 with --quick) created with their conversation as supersteps (no
-run needed), four messages each; thread n says the word `ticket<n>` once, in a reply.
+Seeding: 10,000 threads (1,000 with --quick; 20, and 2 words searched, with --smoke) created with
+their conversation as supersteps (no run needed), four messages each; thread n says the word
+`ticket<n>` once, in a reply.
 
     build        the first quoted search typed (`bench=<run> "ticket00042"`, the rest of the
                  search scoping it to the seeded threads) -> its one row painted: every thread
@@ -35,6 +36,7 @@ from bench.common import (
     rss_mb,
     running,
     settle,
+    sized,
     timed_ms,
     verdict,
     wait_until,
@@ -92,11 +94,12 @@ async def sdk_read_all(client, run: str) -> float:
 async def main(args) -> list:
     from threadbench.search_index import index_path
 
-    count = 1_000 if args.quick else THREADS
+    count = sized(args, full=THREADS, quick=1_000, smoke=20)
+    searched = sized(args, full=SEARCHED, quick=SEARCHED, smoke=SEARCHED[:2])
     client = get_client(url=args.url)
     run = uuid.uuid4().hex[:10]
     made, seconds = await seed(client, run, count)
-    ids = {n % count: made[n % count] for n in SEARCHED}
+    ids = {n % count: made[n % count] for n in searched}
     sdk_build = await sdk_read_all(client, run)
 
     data_dir = Path(tempfile.mkdtemp(prefix="tb-bench-index-"))

@@ -15,7 +15,7 @@ chat then holds 200 messages, the newest mounted and the rest paged in on demand
     stall        lateness of a 5 ms timer on the app's event loop during each run: the worst
                  and the 99th percentile of the first runs against the last runs (5 each).
 
---quick: 20 runs, 3 at each end.
+--quick: 20 runs, 3 at each end. --smoke: 2 runs of "rich 100", 1 at each end.
 """
 
 from __future__ import annotations
@@ -37,21 +37,23 @@ from bench.common import (
     rss_mb,
     running,
     settle,
+    sized,
     verdict,
     wait_until,
 )
 from bench.streaming import reply_text
 
-PROMPT = "rich 1000"
+WORDS = 1_000
+"""Each reply's length: the demo agent's "rich 1000"."""
 
 
-async def one_run(app, tail: str) -> list[float]:
+async def one_run(app, prompt: str, tail: str) -> list[float]:
     """One run sent from the composer, to its end; the loop's lateness while it streamed."""
     screen = app.screen
     chat = screen.conversation.chat
     shown = len(chat.messages)  # the new reply is the one after the message sent
     meter = StallMeter().start()
-    screen.conversation.send_message(PROMPT)
+    screen.conversation.send_message(prompt)
     await wait_until(
         lambda: len(chat.messages) >= shown + 2 and (reply_text(chat) or "").rstrip().endswith(tail),
         timeout=120,
@@ -70,13 +72,15 @@ def rss_now() -> float:
 
 
 async def main(args) -> list:
-    runs = 20 if args.quick else 100
-    ends = 3 if args.quick else 5
+    runs = sized(args, full=100, quick=20, smoke=2)
+    ends = sized(args, full=5, quick=3, smoke=1)
+    words = sized(args, full=WORDS, quick=WORDS, smoke=100)
+    prompt = f"rich {words}"
     client = get_client(url=args.url)
     warm = await client.threads.create(graph_id="agent", metadata={"bench": "soak"})
     pieces = []
     async for part in client.runs.stream(
-        warm["thread_id"], "agent", input={"messages": [{"type": "human", "content": PROMPT}]}, stream_mode="values"
+        warm["thread_id"], "agent", input={"messages": [{"type": "human", "content": prompt}]}, stream_mode="values"
     ):
         if part.event == "values" and isinstance(part.data, dict):
             pieces = part.data.get("messages") or pieces
@@ -101,7 +105,7 @@ async def main(args) -> list:
         rss_before = rss_now()
         rss_after_first = rss_before
         for index in range(runs):
-            lateness.append(await one_run(app, tail))
+            lateness.append(await one_run(app, prompt, tail))
             await settle(app, 0.1)
             if index == 0:  # (and the dialogs the app builds ahead when idle, once: kept_screens.py)
                 await wait_until(lambda: app.kept_screens.all_ready, timeout=60, what="dialogs built ahead")
@@ -126,7 +130,7 @@ async def main(args) -> list:
     }
     return [
         verdict(
-            f"soak: RSS growth over {runs} runs of 1,000 words",
+            f"soak: RSS growth over {runs} runs of {words:,} words",
             growth,
             10.0,
             unit="MB",

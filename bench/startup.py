@@ -18,6 +18,8 @@ In a pty (what a person sees, imports included):
 
 The baseline is what no Python UI can beat: the same interpreter starting and importing
 langgraph-sdk (python -c "import langgraph_sdk").
+
+--quick: 3 starts of each kind (5 otherwise). --smoke: 1 of each, the baselines too.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import cli, emit, median, verdict
+from bench.common import cli, emit, median, sized, verdict
 
 FIRST_FRAME = b"starting embedded server"
 MAIN_SCREEN = b"/ search"
@@ -178,10 +180,12 @@ async def in_process_once() -> dict:
 def main(args) -> list:
     import asyncio
 
-    inproc = [asyncio.run(in_process_once()) for _ in range(3 if args.quick else 5)]
-    runs = [launch_once() for _ in range(3 if args.quick else 5)]
-    base = [baseline_once() for _ in range(3)]
-    bare = [bare_textual_once() * 1000 for _ in range(3)]
+    starts = sized(args, full=5, quick=3, smoke=1)
+    baselines = sized(args, full=3, quick=3, smoke=1)
+    inproc = [asyncio.run(in_process_once()) for _ in range(starts)]
+    runs = [launch_once() for _ in range(starts)]
+    base = [baseline_once() for _ in range(baselines)]
+    bare = [bare_textual_once() * 1000 for _ in range(baselines)]
     firsts = [r["first"] * 1000 for r in runs]
     interactive = [r["interactive"] * 1000 for r in runs if r["interactive"] is not None]
     ready = [r["ready"] for r in runs if r["ready"] is not None]

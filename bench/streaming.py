@@ -23,6 +23,8 @@ composer) while another client (bench/other_client.py, its own process) streams 
 reply on two more threads; the app lists those as busy (its thread list polls the
 statuses) and does not stream them, since the chat follows one thread. The stall is
 measured as above, on the app's loop, while all three stream.
+
+--quick: 3 repetitions (5 otherwise). --smoke: 1, of "rich 200".
 """
 
 from __future__ import annotations
@@ -47,22 +49,24 @@ from bench.common import (
     ratio_verdict,
     running,
     settle,
+    sized,
     verdict,
     wait_until,
 )
 
-PROMPT = "rich 5000"
+WORDS = 5_000
+"""The reply's length: the demo agent's "rich 5000"."""
 STREAM_MODES = ["messages-tuple", "updates", "values", "custom"]  # RunRequest's defaults
 
 
-async def sdk_run(client, thread_id: str) -> dict:
+async def sdk_run(client, thread_id: str, prompt: str) -> dict:
     pieces: list[str] = []
     first = last = None
     start = now()
     async for part in client.runs.stream(
         thread_id,
         "agent",
-        input={"messages": [{"type": "human", "content": PROMPT}]},
+        input={"messages": [{"type": "human", "content": prompt}]},
         stream_mode=STREAM_MODES,
     ):
         if part.event == "messages" and isinstance(part.data, list) and part.data:
@@ -82,7 +86,7 @@ def reply_text(chat) -> str | None:
     return last.source if isinstance(last, MessageEntry) and last.kind == "ai" else None
 
 
-async def app_run(app, probe: Probe, client, tail: str, thread_id: str | None = None) -> dict:
+async def app_run(app, probe: Probe, client, prompt: str, tail: str, thread_id: str | None = None) -> dict:
     screen = app.screen
     if thread_id is None:
         thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
@@ -101,7 +105,7 @@ async def app_run(app, probe: Probe, client, tail: str, thread_id: str | None = 
     probe.clear()
     meter = StallMeter().start()
     start = now()
-    screen.conversation.send_message(PROMPT)
+    screen.conversation.send_message(prompt)
     await wait_until(lambda: reply_text(chat), timeout=60, what="first token")
     first_shown = await painted(app)
     await wait_until(lambda: (reply_text(chat) or "").rstrip().endswith(tail), timeout=120, what="last token")
@@ -121,7 +125,7 @@ async def app_run(app, probe: Probe, client, tail: str, thread_id: str | None = 
     }
 
 
-async def three_at_once(app, probe: Probe, client, tail: str, url: str) -> dict:
+async def three_at_once(app, probe: Probe, client, prompt: str, tail: str, url: str) -> dict:
     """The open thread's reply streams in the chat while another client streams two more."""
     threads = [await client.threads.create(graph_id="agent", metadata={"bench": "streaming"}) for _ in range(3)]
     other = await asyncio.create_subprocess_exec(
@@ -131,7 +135,7 @@ async def three_at_once(app, probe: Probe, client, tail: str, url: str) -> dict:
         "--url",
         url,
         "--prompt",
-        PROMPT,
+        prompt,
         *(t["thread_id"] for t in threads[1:]),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
@@ -139,7 +143,7 @@ async def three_at_once(app, probe: Probe, client, tail: str, url: str) -> dict:
     assert other.stdout is not None
     await other.stdout.readline()  # "started"
     try:
-        run = await app_run(app, probe, client, tail, thread_id=threads[0]["thread_id"])
+        run = await app_run(app, probe, client, prompt, tail, thread_id=threads[0]["thread_id"])
         ended = (await asyncio.wait_for(other.stdout.readline(), 120)).decode().strip()
         run["other_client"] = ended
     finally:
@@ -150,13 +154,15 @@ async def three_at_once(app, probe: Probe, client, tail: str, url: str) -> dict:
 
 
 async def main(args) -> list:
-    reps = 3 if args.quick else 5
+    reps = sized(args, full=5, quick=3, smoke=1)
+    words = sized(args, full=WORDS, quick=WORDS, smoke=200)
+    prompt = f"rich {words}"
     client = get_client(url=args.url)
     sdk_runs: list[dict] = []
     app_runs: list[dict] = []
     # One SDK run first: the reply's last words, and a warm server.
     warm = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
-    first = await sdk_run(client, warm["thread_id"])
+    first = await sdk_run(client, warm["thread_id"], prompt)
     tail = first["text"].rstrip()[-60:]
 
     app = make_app(args.url, probe=True)
@@ -166,9 +172,9 @@ async def main(args) -> list:
         probe = app.session.backend
         for _ in range(reps):
             thread = await client.threads.create(graph_id="agent", metadata={"bench": "streaming"})
-            sdk_runs.append(await sdk_run(client, thread["thread_id"]))
-            app_runs.append(await app_run(app, probe, client, tail))
-        three_runs = [await three_at_once(app, probe, client, tail, args.url) for _ in range(reps)]
+            sdk_runs.append(await sdk_run(client, thread["thread_id"], prompt))
+            app_runs.append(await app_run(app, probe, client, prompt, tail))
+        three_runs = [await three_at_once(app, probe, client, prompt, tail, args.url) for _ in range(reps)]
 
     sdk_stream = [ms(r["last"] - r["first"]) for r in sdk_runs]
     app_stream = [ms(r["last_shown"] - r["first_received"]) for r in app_runs]
@@ -200,7 +206,7 @@ async def main(args) -> list:
     ratios = [app / sdk for app, sdk in zip(app_stream, sdk_stream, strict=True) if sdk]
     worst = max(range(len(ratios)), key=ratios.__getitem__)  # the worst repetition decides
     stream = ratio_verdict(
-        "streaming: last token of 5,000 rich words",
+        f"streaming: last token of {words:,} rich words",
         app_stream[worst],
         sdk_stream[worst],
         1.0,

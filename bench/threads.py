@@ -1,5 +1,6 @@
 """Threads: 100,000 threads on the server (10,000 with --quick); the first page, search as
-you type, scrolling to the end.
+you type, scrolling to the end. --smoke: 1,100 threads (past the list's window of 1,000 rows),
+one start.
 
 Seeding: 100,000 threads with a title and a topic in their metadata, in bulk through the
 route bench.run's server adds (bench/bulk_seed.py; a second or two), or on another server
@@ -39,12 +40,12 @@ from bench.common import (
     rss_mb,
     running,
     settle,
+    sized,
     verdict,
     wait_until,
 )
 
 COUNT = 100_000
-QUICK_COUNT = 10_000
 BATCH = 50
 BULK = 10_000
 TOPICS = ["glacier", "penguin", "ledger", "harbor", "orbit", "cactus", "violin", "meadow"]
@@ -139,12 +140,14 @@ async def first_page_once(url: str) -> float:
 async def main(args) -> list:
     client = get_client(url=args.url)
     tag = "threads"
-    seconds, how = await seed(args.url, tag, QUICK_COUNT if args.quick else COUNT)
+    count = sized(args, full=COUNT, quick=10_000, smoke=1_100)
+    starts = sized(args, full=5, quick=3, smoke=1)
+    seconds, how = await seed(args.url, tag, count)
     total = await client.threads.count()
 
     sdk_pages = [await sdk_first_page(client) for _ in range(5)]
 
-    first_pages = [await first_page_once(args.url) for _ in range(3 if args.quick else 5)]
+    first_pages = [await first_page_once(args.url) for _ in range(starts)]
 
     app = make_app(args.url, probe=True)
     async with running(app) as pilot:

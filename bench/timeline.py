@@ -20,6 +20,9 @@ messages, 5,000 checkpoints.
                  with middleware steps between: key -> the timeline cursor, the diff and
                  the past chat of that checkpoint painted; over history already loaded
                  (the first turns back are loaded by the `[` steps before).
+
+--quick: 3 opens, 6 steps back (5 and 10 otherwise). --smoke: each step once, on 100
+checkpoints, 2 turns back and forth.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from bench.common import (
     press,
     running,
     settle,
+    sized,
     timed_ms,
     verdict,
     wait_until,
@@ -74,9 +78,9 @@ def update(n: int) -> dict:
     return values
 
 
-async def seed(client) -> tuple[str, float]:
+async def seed(client, checkpoints: int) -> tuple[str, float]:
     """The thread, and the seconds its seeding took (a server seeded before keeps it: 0)."""
-    tag = f"timeline-{CHECKPOINTS}"
+    tag = f"timeline-{checkpoints}"
     found = await client.threads.search(metadata={"bench": tag}, limit=1)
     if found:
         return found[0]["thread_id"], 0.0
@@ -86,7 +90,7 @@ async def seed(client) -> tuple[str, float]:
         # the person's message as the input writes it; the other steps as nodes with names
         # of their own (middleware), alternating
         {"updates": [{"values": update(n), "as_node": "__start__" if n % PER_TURN == 0 else ("agent", "tools")[n % 2]}]}
-        for n in range(CHECKPOINTS)
+        for n in range(checkpoints)
     ]
     await client.threads.create(thread_id=thread_id, graph_id="agent", metadata={"bench": tag}, supersteps=supersteps)
     return thread_id, now() - start
@@ -95,8 +99,13 @@ async def seed(client) -> tuple[str, float]:
 async def main(args) -> list:
     from threadbench.ui.regions.history import FIRST_HISTORY_PAGE as HISTORY_PAGE
 
+    checkpoints = sized(args, full=CHECKPOINTS, quick=CHECKPOINTS, smoke=100)
+    reps = sized(args, full=5, quick=3, smoke=1)
+    steps_back = sized(args, full=10, quick=6, smoke=1)
+    marked_steps = sized(args, full=3, quick=3, smoke=1)
+    jumps_each_way = sized(args, full=JUMPS, quick=JUMPS, smoke=2)
     client = get_client(url=args.url)
-    thread_id, seconds = await seed(client)
+    thread_id, seconds = await seed(client, checkpoints)
 
     pages: list[float] = []
     sdk_page: list[float] = []  # timed before each of the app's opens: a pause of the server shows on both
@@ -112,7 +121,7 @@ async def main(args) -> list:
         inspector = screen.inspector
         inspector.active = "tab-timeline"
         timeline = inspector.timeline
-        for _ in range(3 if args.quick else 5):
+        for _ in range(reps):
             timeline.clear()
             screen.conversation.thread_id = None  # as if no thread were open: open_thread loads it again
             await settle(app, 0.2)
@@ -129,7 +138,7 @@ async def main(args) -> list:
         diff_view = inspector.diff_view
         timeline.focus()  # keys go to the main screen's bindings from here
         await settle(app, 0.2)
-        for _ in range(6 if args.quick else 10):
+        for _ in range(steps_back):
             before = diff_view.diff
             start = now()
             press(app, "left_square_bracket", "[")  # `[`: a key, as a person presses it (the app notes input)
@@ -145,7 +154,7 @@ async def main(args) -> list:
             await screen.inspector.action_older_checkpoint()
             await asyncio.sleep(0)
         await settle(app, 0.5)
-        for _ in range(3):
+        for _ in range(marked_steps):
             before = diff_view.diff
             start = now()
             press(app, "left_square_bracket", "[")
@@ -155,7 +164,7 @@ async def main(args) -> list:
 
         # -- the previous / next human turn -------------------------------------------------------
         chat = screen.conversation.chat
-        while len(timeline.model.rows) < (JUMPS + 2) * PER_TURN and not timeline.exhausted:
+        while len(timeline.model.rows) < (jumps_each_way + 2) * PER_TURN and not timeline.exhausted:
             loaded = len(timeline.model.rows)
             timeline.option_list.highlighted = loaded - 1  # older pages load as the cursor nears the end
             await wait_until(lambda: len(timeline.model.rows) > loaded, timeout=60, what="older checkpoints")
@@ -164,7 +173,7 @@ async def main(args) -> list:
         timeline.action_mark()  # unmark: each jump diffs against its parent
         await settle(app, 0.3)
         jumps: list[float] = []
-        for older in [True] * JUMPS + [False] * JUMPS:
+        for older in [True] * jumps_each_way + [False] * jumps_each_way:
             current = timeline.option_list.highlighted or 0
             target = timeline.model.turn_index(current, older)
             if target is None and not older:
@@ -189,7 +198,7 @@ async def main(args) -> list:
 
     return [
         verdict(
-            f"timeline: first page of {CHECKPOINTS:,} checkpoints",
+            f"timeline: first page of {checkpoints:,} checkpoints",
             max(pages),
             200.0,
             baseline=median(sdk_page),
@@ -208,7 +217,7 @@ async def main(args) -> list:
             "timeline: jump to the previous/next human turn",
             max(jumps),
             50.0,
-            note=f"median {median(jumps):.0f} ms; {JUMPS} turns back with {{ and forward with }}, "
+            note=f"median {median(jumps):.0f} ms; {jumps_each_way} turns back with {{ and forward with }}, "
             f"{PER_TURN} checkpoints apart",
         ),
     ]
