@@ -17,6 +17,7 @@ from typing import Any
 
 from .export import ExportedThread, fetch_history, load_thread_json
 from .json_text import JsonProblem, parse_json
+from .messages_key import DEFAULT, messages_key, messages_key_of_schemas
 from .models import ThreadState, ThreadSummary
 
 START = "__start__"
@@ -97,16 +98,17 @@ def supersteps_from_export(export: ExportedThread) -> list[Superstep]:
     return supersteps_from_history(history)
 
 
-def supersteps_from_messages(messages: list[dict[str, Any]], agent_node: str) -> list[Superstep]:
-    """A person's messages as `__start__`, every run of other messages as `agent_node`."""
+def supersteps_from_messages(messages: list[dict[str, Any]], agent_node: str, key: str = DEFAULT) -> list[Superstep]:
+    """A person's messages as `__start__`, every run of other messages as `agent_node`, under
+    `key` (where the graph keeps its conversation: messages_key.py)."""
     steps: list[Superstep] = []
     for message in messages:
         human = str(message.get("type") or message.get("role")).lower() in HUMAN_TYPES
         node = START if human else agent_node
         if steps and steps[-1]["updates"][0]["as_node"] == node and not human:
-            steps[-1]["updates"][0]["values"]["messages"].append(message)
+            steps[-1]["updates"][0]["values"][key].append(message)
         else:
-            steps.append({"updates": [{"values": {"messages": [message]}, "as_node": node}]})
+            steps.append({"updates": [{"values": {key: [message]}, "as_node": node}]})
     return steps
 
 
@@ -119,9 +121,10 @@ def agent_node_of(nodes: list[str]) -> str:
 def _changed_values(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """What `after` changed: new or changed messages (by id) and the other keys whose value differs."""
     changed: dict[str, Any] = {}
+    conversation = messages_key(after)
     for key, value in after.items():
         old = before.get(key)
-        if key == "messages" and isinstance(value, list) and isinstance(old, list):
+        if key == conversation and isinstance(value, list) and isinstance(old, list):
             new = _new_messages(old, value)
             if new:
                 changed[key] = new
@@ -168,7 +171,10 @@ async def supersteps_for(backend: Any, source: ImportSource, graph_id: str, agen
         if not node:
             choices = ", ".join(n for n in nodes if n not in SPECIAL_NODES) or "unknown: pick a graph first"
             raise ImportProblem(f"Name the node that writes the agent's messages (the graph's nodes: {choices}).")
-    return supersteps_from_messages(source.messages, node)
+    key = DEFAULT
+    if graph_id and backend.capabilities.assistants and backend.capabilities.graph:
+        key = messages_key_of_schemas(await backend.get_schemas(graph_id)) or DEFAULT
+    return supersteps_from_messages(source.messages, node, key)
 
 
 SERVER_METADATA = {"graph_id", "assistant_id", "run_id", "thread_id", "user_id", "created_by", "run_attempt"}

@@ -127,6 +127,21 @@ async def test_messages_into_a_graph_of_several_nodes_need_the_node_named(server
         await backend.close()
 
 
+async def test_messages_go_where_the_graph_keeps_its_conversation(server_url: str) -> None:
+    """tests/graphs/own_key_graphs.py's ledger keeps them under `transcript` (its state schema
+    says so): written under "messages", the server refused the step."""
+    backend = LangGraphBackend(server_url)
+    try:
+        steps = await supersteps_for(backend, parse_import(json.dumps(MESSAGES)), "ok_ledger", "")
+        assert steps[0]["updates"][0]["values"] == {"transcript": [MESSAGES[0]]}
+        thread = await backend.create_thread(graph_id="ok_ledger", supersteps=steps)
+        state = await backend.get_state(thread.thread_id)
+        assert state.messages_key == "transcript"
+        assert [m.text for m in state.messages] == [m["content"] for m in MESSAGES]
+    finally:
+        await backend.close()
+
+
 # -- from the new-thread dialog ----------------------------------------------------------------------
 
 
