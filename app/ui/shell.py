@@ -16,6 +16,7 @@ so the app's commands and threads are found without closing it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 import time
@@ -28,6 +29,7 @@ from textual.command import CommandInput, CommandPalette
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from .typed_keys import typed_keys
 from .widgets.key_footer import KeyFooter
@@ -111,10 +113,19 @@ class ShellScreen(Screen):
         # go on to whatever is shown rather than wait)
         keys.hold(HAND_OVER_LIMIT)
         self._palette_query = palette.query_one(CommandInput).value
-        # Textual stops a closing screen's workers only once its widgets are gone: a search
-        # ending in between would fill a list no longer there
-        palette.workers.cancel_node(palette)
-        palette.dismiss()  # (this screen resumes: _replace)
+        self.call_next(self._close_palette, palette)
+
+    async def _close_palette(self, palette: CommandPalette) -> None:
+        """Its searches stopped, and done, first: Textual stops a closing screen's workers
+        only once its widgets are gone, and a search that ended in between filled a list no
+        longer there (NoMatches)."""
+        searches = palette.workers.cancel_node(palette)
+        for search in searches:
+            if search.is_running:
+                with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                    await search.wait()
+        if self.app.screen is palette:
+            palette.dismiss()  # (this screen resumes: _replace)
 
     def on_screen_resume(self) -> None:
         if self._main is not None:

@@ -52,14 +52,18 @@ async def wait_for(pilot, predicate: Callable[[], object], timeout: float = 30.0
 
 
 def where_the_app_is(app) -> str:
-    """The screen, the focus, the work still running, the notices and the start of the text shown."""
+    """The screens, the focus (and what it holds, if a field), the work still running, the
+    notices and the start of the text shown."""
     screen = app.screen
     focused = screen.focused
+    value = getattr(focused, "value", getattr(focused, "text", None))
     working = sorted(f"{w.group}:{w.name}" for w in app.workers if not w.is_finished)
     shown = " / ".join(line.strip() for line in screen_text(app).splitlines() if line.strip())
+    stack = " > ".join(type(each).__name__ for each in app.screen_stack)
     return (
-        f"  screen {type(screen).__name__}, focus {type(focused).__name__ if focused else None}"
-        f"#{getattr(focused, 'id', None)}, backend {type(getattr(app, 'backend', None)).__name__}\n"
+        f"  screens {stack}, focus {type(focused).__name__ if focused else None}#{getattr(focused, 'id', None)}"
+        f"{f' holding {value!r}' if isinstance(value, str) else ''}, "
+        f"backend {type(app.session.backend).__name__}\n"
         f"  working: {working}\n  notices: {notices(app)[-3:]}\n  shown: {shown[:600]}"
     )
 
