@@ -410,8 +410,8 @@ class StateTree(Tree[NodeData]):
         if isinstance(value, str) and is_long(value):
             return Row(self._label(key, value, top), NodeData(path, value), allow_expand=True)
         if isinstance(value, (dict, list)) and value:
-            conversation = self.state.messages_key if self.state is not None else "messages"
-            kind = "messages" if top and key == conversation and isinstance(value, list) else "value"
+            conversation = top and isinstance(value, list) and self.state is not None and key == self.state.messages_key
+            kind = "messages" if conversation else "value"
             if top and key == "artifacts":
                 kind = "artifacts"
             elif top and key == "uploaded_files":
