@@ -380,7 +380,11 @@ def cli(description: str) -> argparse.Namespace:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="fewer repetitions")
     mode.add_argument("--smoke", action="store_true", help=SMOKE_HELP)
-    return parser.parse_args()
+    args = parser.parse_args()
+    from threadbench.ui import heap
+
+    heap.one_arena()  # as the app does when it is made, but before this process's own threads
+    return args
 
 
 def sized(args: argparse.Namespace, *, full: T, quick: T, smoke: T) -> T:

@@ -30,6 +30,7 @@ from ..logs import RedactSecrets, log, setup_logging
 from ..session import Session
 from ..styles import STYLES
 from . import (
+    heap,
     key_characters,  # noqa: F401  (names six keys for Textual: see the module)
     textual_compat,
 )
@@ -176,6 +177,7 @@ class ThreadbenchApp(CompatApp):
         self.typed_keys = TypedKeys(self)
         self.connections = Connections(self)
         self.embedded = EmbeddedHost(self)
+        heap.one_arena()
         self.collector = Collector()
         textual_compat.install()
         self.kept_screens = KeptScreens(self, {})

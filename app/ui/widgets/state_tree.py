@@ -34,6 +34,7 @@ from textual.widgets.tree import TreeNode
 
 from ...models import ThreadState
 from ..text import clean, one_line, pretty_json
+from ..textual_compat.tree_lines import forget_drawn_lines
 
 KNOWN_FIRST = ("title", "todos", "artifacts", "uploaded_files", "messages")
 TODO_MARKS = {
@@ -317,6 +318,7 @@ class StateTree(Tree[NodeData]):
         for node, row, label in zip(nodes, rows, labels, strict=True):
             node.data = row.data
             node.set_label(label)
+        forget_drawn_lines(self)
         return True
 
     def _rebuild(self, rows: list[Row], expanded: set[tuple[str, ...]], cursor: tuple[str, ...] | None) -> None:
