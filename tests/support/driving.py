@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import uuid
 from collections.abc import Callable
@@ -19,6 +21,9 @@ load_main_screen()  # an app made here starts on its main screen (the first fram
 # Earlier than any timestamp the server writes, so every relative time reads "now".
 FIXED_NOW = datetime(2026, 1, 1, tzinfo=UTC)
 TERMINAL = (140, 40)
+DATA_DIRS = Path(tempfile.mkdtemp(prefix="tb-ui-"))
+"""Every app's fresh data dir is made in here, and this is removed when the process ends."""
+atexit.register(shutil.rmtree, DATA_DIRS, ignore_errors=True)
 
 
 def make_app(
@@ -30,7 +35,7 @@ def make_app(
     `fixed_time`: relative times read from FIXED_NOW (tests); bench/ keeps the real clocks."""
     settings = Settings(
         url=url,
-        data_dir=data_dir or Path(tempfile.mkdtemp(prefix="tb-ui-")),
+        data_dir=data_dir or Path(tempfile.mkdtemp(dir=DATA_DIRS)),
         run_options={"assistant_id": assistant} if assistant else {},
     )
     if fixed_time:
