@@ -16,6 +16,8 @@ from . import active
 
 
 def forget_drawn_lines(tree: Tree) -> None:
-    """Empty `tree`'s cache of rendered lines; the lines in view are drawn again."""
+    """Empty `tree`'s cache of rendered lines; the lines in view are drawn again. (Not through
+    Tree._clear_line_cache: that also drops the list of lines, whose rebuilding sets the
+    tree's virtual size, and a new width lays out the screen.)"""
     if active():
-        tree._clear_line_cache()  # compat: Textual 8.2.8's Tree._clear_line_cache
+        tree._line_cache.clear()  # compat: Textual 8.2.8's Tree._line_cache
