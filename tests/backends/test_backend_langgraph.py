@@ -231,6 +231,27 @@ async def test_titles_from_title_channel_and_after_a_system_message(backend: Lan
 
 
 @pytest.mark.server
+async def test_titles_of_a_graph_that_keeps_its_conversation_under_its_own_key(backend: LangGraphBackend) -> None:
+    # ok_ledger (tests/graphs/own_key_graphs.py) keeps its messages under `transcript`
+    suite = uuid.uuid4().hex
+
+    async def ledger(*transcript: dict) -> str:
+        steps = [{"updates": [{"values": {"transcript": list(transcript)}, "as_node": "book"}]}]
+        thread = await backend.create_thread(metadata={"suite": suite}, graph_id="ok_ledger", supersteps=steps)
+        return thread.thread_id
+
+    lunch = await ledger({"type": "human", "content": "Lunch 12.50"}, {"type": "ai", "content": "Booked 12.50."})
+    after_system = await ledger({"type": "system", "content": "In euros."}, {"type": "human", "content": "Taxi 30"})
+    empty = (await backend.create_thread(metadata={"suite": suite}, graph_id="ok_ledger")).thread_id
+    chat = (await backend.create_thread(metadata={"suite": suite}, graph_id="be_chat")).thread_id
+    rows = {t.thread_id: t for t in await backend.search_threads(ThreadQuery(metadata={"suite": suite}))}
+    assert rows[lunch].title == "Lunch 12.50"
+    assert rows[after_system].title == "Taxi 30"
+    assert rows[empty].title == "" and rows[chat].title == ""
+    assert backend._graph_keys == {"ok_ledger": "transcript", "be_chat": "messages"}  # each graph's schemas asked once
+
+
+@pytest.mark.server
 async def test_thread_errors(backend: LangGraphBackend) -> None:
     with pytest.raises(Invalid, match="must be a UUID") as caught:
         await backend.create_thread(thread_id="my-thread")

@@ -25,6 +25,7 @@ from langgraph_sdk.client import LangGraphClient
 from langgraph_sdk.schema import CancelAction, Command, StreamMode, ThreadSelectField
 from langgraph_sdk.schema import ThreadStatus as ServerThreadStatus
 
+from ...messages_key import DEFAULT, messages_key_of_schemas
 from ...models import (
     Assistant,
     Capabilities,
@@ -49,9 +50,11 @@ from .connection import Connection, is_uuid
 from .mapping import (
     SECOND_TEXT_EXTRACT,
     TITLE_EXTRACT,
+    extracted_nothing,
     needs_second_text,
     state_from_dict,
     thread_from_dict,
+    title_extract,
 )
 from .objects import ServerObjects
 from .shared_messages import SharedMessages
@@ -79,6 +82,7 @@ class LangGraphBackend(ServerObjects, Connection):
         self._messages = SharedMessages()
         self._extract = True  # False once a server refused or ignored `extract`
         self._assistant_ids: dict[str, str] = {}
+        self._graph_keys: dict[str, str] = {}  # graph id -> the key its conversation is under
         self.refused_run_options: set[str] = set(self.REFUSED_RUN_OPTIONS)
         """Run options left out of every run: the server refuses them (known, or learnt from a 422)."""
 
@@ -128,6 +132,7 @@ class LangGraphBackend(ServerObjects, Connection):
                     raise  # a bad filter, not a server without `extract`
                 rows = None
             if rows is not None and (not rows or any("extracted" in row for row in rows)):
+                await self._own_key_texts(doing, rows)
                 await self._second_texts(doing, rows)
                 return rows
             self._extract = False
@@ -138,20 +143,52 @@ class LangGraphBackend(ServerObjects, Connection):
             ),
         )
 
+    async def _own_key_texts(self, doing: str, rows: list[dict[str, Any]]) -> None:
+        """Extract the title fields again, under its own key, for threads of a graph that
+        keeps its conversation under another key than "messages" (messages_key.py)."""
+        if not (self.capabilities.assistants and self.capabilities.graph):
+            return
+        by_key: dict[str, list[str]] = {}
+        for row in rows:
+            metadata = row.get("metadata")
+            graph = metadata.get("graph_id") if isinstance(metadata, dict) else None
+            if extracted_nothing(row.get("extracted")) and isinstance(graph, str) and graph:
+                key = await self._graph_key(graph)
+                if key != DEFAULT:
+                    by_key.setdefault(key, []).append(row["thread_id"])
+        for key, ids in by_key.items():
+            await self._extract_again(doing, rows, ids, {**title_extract(key), "text1": f"values.{key}[1].content"})
+
+    async def _graph_key(self, graph: str) -> str:
+        """The key `graph` keeps its conversation under, from its schemas (asked once)."""
+        if graph not in self._graph_keys:
+            try:
+                key = messages_key_of_schemas(await self.get_schemas(graph)) or DEFAULT
+            except BackendError:
+                key = DEFAULT  # (a graph whose schemas fail is shown as before)
+            self._graph_keys[graph] = key if key.isidentifier() else DEFAULT
+        return self._graph_keys[graph]
+
     async def _second_texts(self, doing: str, rows: list[dict[str, Any]]) -> None:
         """Fetch message[1]'s text for threads whose first message is not the human's."""
         ids = [row["thread_id"] for row in rows if needs_second_text(row.get("extracted"))]
-        if not ids:
-            return
+        if ids:
+            await self._extract_again(doing, rows, ids, SECOND_TEXT_EXTRACT)
+
+    async def _extract_again(
+        self, doing: str, rows: list[dict[str, Any]], ids: list[str], extract: dict[str, str]
+    ) -> None:
+        """Add to `rows` what `extract` finds in the threads `ids`."""
         extra = await self._call(
             doing,
-            lambda c: c.threads.search(ids=ids, limit=len(ids), select=["thread_id"], extract=SECOND_TEXT_EXTRACT),
+            lambda c: c.threads.search(ids=ids, limit=len(ids), select=["thread_id"], extract=extract),
             retry=True,
         )
-        texts = {row.get("thread_id"): row.get("extracted") or {} for row in extra}
+        found = {str(row.get("thread_id")): row.get("extracted") for row in extra or [] if isinstance(row, dict)}
         for row in rows:
-            if row.get("thread_id") in texts and isinstance(row.get("extracted"), dict):
-                row["extracted"].update(texts[row["thread_id"]])
+            more, extracted = found.get(str(row.get("thread_id"))), row.get("extracted")
+            if isinstance(more, dict) and isinstance(extracted, dict):
+                extracted.update(more)
 
     async def search_threads(self, query: ThreadQuery) -> list[ThreadSummary]:
         rows = await self._search_rows(

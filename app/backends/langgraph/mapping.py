@@ -33,17 +33,23 @@ TITLE_LENGTH = 80
 THREAD_STATUSES = frozenset({"idle", "busy", "interrupted", "error"})
 STATUS_ALIASES = {"running": "busy"}  # DeerFlow's Gateway says running
 
-# What threads.search extracts (instead of every thread's full values) to make a title:
-# size stays ~200 bytes a thread however long the conversation is.
-TITLE_EXTRACT = {
-    "title": "values.title",
-    "type0": "values.messages[0].type",
-    "text0": "values.messages[0].content",
-    "type1": "values.messages[1].type",
-    # a DeerFlow clarification leaves the thread idle: its newest message is the question
-    "last_type": "values.messages[-1].type",
-    "last_name": "values.messages[-1].name",
-}
+
+def title_extract(key: str = DEFAULT) -> dict[str, str]:
+    """What threads.search extracts (instead of every thread's full values) to make a title,
+    from the conversation kept under `key`: size stays ~200 bytes a thread however long the
+    conversation is."""
+    return {
+        "title": "values.title",
+        "type0": f"values.{key}[0].type",
+        "text0": f"values.{key}[0].content",
+        "type1": f"values.{key}[1].type",
+        # a DeerFlow clarification leaves the thread idle: its newest message is the question
+        "last_type": f"values.{key}[-1].type",
+        "last_name": f"values.{key}[-1].name",
+    }
+
+
+TITLE_EXTRACT = title_extract()
 # Fetched for the few threads that open with a system message (type0 not human, type1 is).
 SECOND_TEXT_EXTRACT = {"text1": "values.messages[1].content"}
 
@@ -374,6 +380,13 @@ def thread_title(values: Any, metadata: Any = None) -> str:
     if isinstance(title, str) and title.strip():
         return one_line(title)
     return one_line(_first_human_text(message_items(values)))
+
+
+def extracted_nothing(extracted: Any) -> bool:
+    """True if a search row extracted with TITLE_EXTRACT found neither a title nor a first
+    message: a thread with no messages yet, or of a graph that keeps them under another key."""
+    extracted = _dict(extracted)
+    return extracted.get("title") is None and extracted.get("type0") is None
 
 
 def needs_second_text(extracted: Any) -> bool:
