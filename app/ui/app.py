@@ -219,7 +219,7 @@ class ThreadbenchApp(CompatApp):
             self._main_screen_loaded()
         else:
             waiting = f"connecting to {self.settings.url}…" if self._given_backend is None else "loading…"
-            self.push_screen(ShellScreen(self.embedded.starting_text or waiting))
+            self.push_screen(ShellScreen(self.embedded.starting_text or waiting, self.session.settings.data_dir))
             # A timer, not call_after_refresh: that waits for the outline's first refresh, and
             # a palette opened before it (ctrl+p typed ahead) held the load until it closed.
             self.set_timer(KEYS_PAUSE, self._load_when_keys_pause)

@@ -15,6 +15,9 @@ from dataclasses import replace
 from textual.binding import Binding, BindingType
 
 KEY_ORDER = (
+    "main.toggle_threads",
+    "main.toggle_inspector",
+    "main.zoom",
     "main.search",
     "main.new",
     "main.new_anywhere",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from textual import on
+from textual import events, on
 from textual.actions import SkipAction
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
@@ -32,6 +32,7 @@ from ..backends.base import BackendError
 from ..compare import Side, side_label
 from ..models import ThreadState
 from .main_keys import screen_bindings
+from .pane_layout import SidePanes
 from .regions.conversation import Conversation
 from .regions.inspector import Inspector
 from .regions.thread_sidebar import ThreadSidebar
@@ -50,6 +51,21 @@ if TYPE_CHECKING:
     from .app import ThreadbenchApp
 
 OWN_KEYS: list[Binding] = [  # the screen's own: what spans the regions
+    Binding(
+        "ctrl+b",
+        "toggle_pane('sidebar')",
+        "Threads",
+        id="main.toggle_threads",
+        tooltip="Show or hide the thread list (over the chat where the screen is too narrow for it beside)",
+    ),
+    Binding(
+        "ctrl+backslash",
+        "toggle_pane('inspector')",
+        "Inspector",
+        id="main.toggle_inspector",
+        tooltip="Show or hide the inspector (over the chat where the screen is too narrow for it beside)",
+    ),
+    Binding("f5", "zoom", "Zoom", id="main.zoom", tooltip="Zoom the focused pane to the whole screen; again: back"),
     Binding(
         "ctrl+r",
         "refresh",
@@ -113,6 +129,8 @@ class MainScreen(Screen):
     """The checkpoint = marked in the timeline (unmarked when the comparison is made)."""
 
     def on_mount(self) -> None:
+        self.panes = SidePanes(self, self.app.session.settings.data_dir)
+        self.panes.arrange()
         self.query_one("#compare-pick").display = False
         self.conversation.show_run_options()
         if self.app.session.backend is None:
@@ -135,6 +153,42 @@ class MainScreen(Screen):
         if await self.conversation.forget(thread_id):
             self.inspector.forget()
 
+    # -- the panes at the screen's width -----------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.panes.arrange()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.panes.focus_moved(event.widget)
+
+    def action_toggle_pane(self, pane: str) -> None:
+        """ctrl+b, ctrl+backslash: the thread list or the inspector shown or hidden; shown
+        over the chat, it takes the focus, and hidden, it gives the focus to the composer."""
+        region = self.regions[pane]
+        if self.panes.toggle(pane):
+            if self.panes.over == pane:
+                if pane == "sidebar":
+                    self.sidebar.thread_list.focus()
+                else:
+                    self.inspector.focus_content()
+        elif self.focused is not None and region in self.focused.ancestors_with_self:
+            self.conversation.composer.focus()
+
+    def action_close_over(self) -> None:
+        """escape in a pane over the chat: it closes, and the composer has the focus."""
+        if not self.panes.close_over():
+            raise SkipAction()
+        self.conversation.composer.focus()
+
+    def action_zoom(self) -> None:
+        """f5: the pane with the focus fills the screen (Textual's maximize), or back."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        focused = self.focused
+        pane = self.panes.pane_of(focused) if focused is not None else None
+        self.maximized = self.regions[pane or "chat-pane"]
+
     # -- routing between the regions -------------------------------------------------------------
 
     @on(ThreadList.Chosen)
@@ -150,7 +204,7 @@ class MainScreen(Screen):
 
     @on(ThreadSidebar.FirstListed)
     def first_listed(self) -> None:
-        if self.conversation.composer_idle:
+        if self.conversation.composer_idle and self.panes.mode("sidebar") == "beside":  # (a hidden list stays so)
             self.sidebar.thread_list.focus()
 
     @on(ThreadSidebar.Made)

@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from textual import events
 from textual.app import ComposeResult
@@ -31,6 +32,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from .pane_layout import SidePanes
 from .typed_keys import typed_keys
 from .widgets.key_footer import KeyFooter
 
@@ -72,9 +74,10 @@ class ShellScreen(Screen):
     ShellScreen .shell-note { color: $text-muted; padding: 1 1 0 1; }
     """
 
-    def __init__(self, note: str) -> None:
+    def __init__(self, note: str, data_dir: Path) -> None:
         super().__init__()
         self.note = note
+        self.data_dir = data_dir
         self.held: list[events.Key] = []
         self._main: Callable[[], Screen] | None = None
         self._palette_query: str | None = None
@@ -86,6 +89,13 @@ class ShellScreen(Screen):
             yield Static(id="chat-pane")
             yield Static(id="inspector")
         yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.panes = SidePanes(self, self.data_dir)
+        self.panes.arrange()
+
+    def on_resize(self) -> None:
+        self.panes.arrange()
 
     def replace_with(self, main: Callable[[], Screen]) -> None:
         """Make way for the main screen and hand it the keys held: now; or, under the palette

@@ -1,15 +1,19 @@
-"""The run status keeps to one row where it can, running or not: the rate, then the event
-count, then the time, go when the row is too narrow (a question asked left "· 7" on one row and "events ·
-12/s" on the next); what the status says stays."""
+"""The run status is one row at every width (issue: "waiting for your / answer (enter or a /
+to answer)" wrapped at 120 columns, a letter a row at 80): its parts go by priority (the rate,
+the count, the tokens, the node, the time), then what it says is cut with "…"; the state
+stays. The whole text is in `full_text` (the help screen shows it) and the tooltip."""
 
 from __future__ import annotations
 
+import pytest
 from textual.app import App, ComposeResult
 from threadbench.ui.widgets.run_status import RunStatus
 
+QUESTION = "for your answer (enter or a to answer)"
+
 
 class StatusApp(App[None]):
-    CSS = "RunStatus { width: 66; height: auto; }"
+    CSS = "RunStatus { width: 1fr; height: auto; }"
 
     def __init__(self) -> None:
         super().__init__()
@@ -22,47 +26,70 @@ class StatusApp(App[None]):
         yield RunStatus()
 
 
-async def test_a_run_waiting_for_an_answer_keeps_to_one_row() -> None:
+def running(status: RunStatus, app: StatusApp) -> None:
+    status.begin("streaming the reply")
+    status.count(7, node="research_subgraph")
+    app.now = 0.5
+
+
+def waiting(status: RunStatus, app: StatusApp) -> None:
+    status.begin()
+    status.count(7)
+    app.now = 0.5
+    status.show_usage("tokens 121 (120 in · 1 out)")
+    status.end("waiting", QUESTION)
+
+
+@pytest.mark.parametrize("width", [4, 9, 16, 30, 44, 60, 80, 120])
+@pytest.mark.parametrize("state", [running, waiting])
+async def test_one_row_at_every_width(state, width: int) -> None:
     app = StatusApp()
-    async with app.run_test() as pilot:
+    async with app.run_test(size=(width, 6)) as pilot:
         status = app.query_one(RunStatus)
-        status.begin()
-        status.count(7)
-        app.now = 0.6
-        status.end("waiting", "waiting for your answer (enter or a to answer)")
+        state(status, app)
+        status.refresh()
         await pilot.pause()
-        text = str(status.visual)
-        assert status.size.height == 1, text
-        assert "waiting for your answer (enter or a to answer)" in text and "0.6s" in text
-        assert "/s" not in text
+        shown = status.fitted(width)
+        assert shown.cell_length <= width, shown.plain
+        assert status.size.height == 1
+        word = status.state
+        assert shown.plain.strip().startswith(word[: max(1, width - 2)]) or "…" in shown.plain
 
 
-async def test_a_wide_row_shows_the_count_and_the_rate() -> None:
+async def test_the_parts_go_by_priority() -> None:
     app = StatusApp()
-    async with app.run_test() as pilot:
+    async with app.run_test(size=(120, 6)):
         status = app.query_one(RunStatus)
-        status.begin()
-        status.count(7)
+        waiting(status, app)
+        whole = status.fitted(200).plain
+        assert whole == f" waiting {QUESTION} ·  0.5s · 7 events · 14/s · tokens 121 (120 in · 1 out)"
+        assert "/s" not in status.fitted(len(whole) - 1).plain  # the rate first
+        assert "events" not in status.fitted(len(whole) - 8).plain  # then the count
+        assert status.fitted(60).plain == f" waiting {QUESTION} ·  0.5s"  # then the tokens
+        assert status.fitted(52).plain == f" waiting {QUESTION} "  # then the time
+        cut = status.fitted(30).plain
+        assert cut.startswith(" waiting for your") and cut.endswith("…") and len(cut) == 30  # then cut
+        assert status.full_text == whole.strip()
+        assert status.tooltip == status.full_text
+
+
+async def test_running_shows_the_node_until_the_row_is_narrow() -> None:
+    app = StatusApp()
+    async with app.run_test(size=(120, 6)):
+        status = app.query_one(RunStatus)
+        running(status, app)
+        status.count(0)
         app.now = 0.5
-        status.end("idle")
-        await pilot.pause()
-        assert "7 events · 14/s" in str(status.visual)
+        status._tick()
+        assert status.fitted(120).plain.startswith(" running node research_subgraph streaming the reply ·  0.5s")
+        assert "node" not in status.fitted(46).plain
+        assert status.fitted(46).plain.startswith(" running streaming the reply")
 
 
-class NarrowApp(StatusApp):
-    CSS = "RunStatus { width: 58; height: auto; }"
-
-
-async def test_a_narrower_row_lets_the_time_go_before_it_wraps() -> None:
-    """At 58 cells the question's words and "· 0.6s" do not fit on one row: the time goes (it
-    wrapped alone onto a second row beside the server's address)."""
-    app = NarrowApp()
-    async with app.run_test() as pilot:
+async def test_a_detail_that_starts_with_the_state_says_it_once() -> None:
+    """The first frame said "starting starting embedded server…"."""
+    app = StatusApp()
+    async with app.run_test(size=(80, 6)):
         status = app.query_one(RunStatus)
-        status.begin()
-        app.now = 0.6
-        status.end("waiting", "waiting for your answer (enter or a to answer)")
-        await pilot.pause()
-        text = str(status.visual)
-        assert status.size.height == 1, text
-        assert "waiting for your answer (enter or a to answer)" in text and "0.6s" not in text
+        status.show("starting", "starting the embedded server…")
+        assert status.fitted(80).plain == " starting the embedded server… "

@@ -31,6 +31,7 @@ from textual.widgets import Input, Static, TabPane
 from ...artifacts import artifact_paths
 from ...diff import StateDiff, diff_states
 from ...models import GraphInfo, RunEvent, ThreadState
+from ..pane_layout import CLOSE_OVER
 from ..screens.artifacts import ArtifactsScreen
 from ..text import clean
 from ..widgets.diff_view import DiffView
@@ -53,6 +54,7 @@ class FilterInput(Input):
 
 
 class Inspector(InspectorHistory):
+    BINDINGS = [CLOSE_OVER]
     SCREEN_KEYS: ClassVar[list[Binding]] = [
         Binding(
             "d",
@@ -152,6 +154,18 @@ class Inspector(InspectorHistory):
     @property
     def event_log(self) -> EventLog:
         return self.query_one("#event-log", EventLog)
+
+    TAB_CONTENT = {
+        "tab-state": "#state-tree",
+        "tab-timeline": "#timeline",
+        "tab-graph": "#graph-view",
+        "tab-events": "#event-log",
+    }
+    """What takes the focus in each tab."""
+
+    def focus_content(self) -> None:
+        """The focus to the open tab's content (the tree, the timeline, the graph, the events)."""
+        self.query_one(self.TAB_CONTENT.get(self.active, "#state-tree")).focus()
 
     @property
     def is_past_view(self) -> bool:

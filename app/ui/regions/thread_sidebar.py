@@ -27,6 +27,7 @@ from ...backends.base import BackendError, TellsAsking, Unauthorized
 from ...models import ThreadSummary
 from ...search_index import ConversationSearch
 from ...thread_filter import ThreadFilter, parse_filter
+from ..pane_layout import CLOSE_OVER
 from ..report import gone, report
 from ..widgets.safe_input import SafeInput
 from ..widgets.thread_list import ThreadList
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 
 class ThreadSidebar(ThreadActions):
     app: ThreadbenchApp
+    BINDINGS = [CLOSE_OVER]
 
     @dataclass
     class NothingListed(Message):

@@ -73,36 +73,59 @@ class RunStatus(Static):
         self.usage = usage
         self._redraw()
 
+    def on_resize(self) -> None:
+        self._redraw()
+
     def _tick(self) -> None:
         if self.started is not None:
             self.elapsed = self.app.monotonic() - self.started
         self._redraw()
 
     def _redraw(self) -> None:
-        width = self.content_size.width
-        content = self._text(counts=2)
-        # It keeps to a row where it can (a new height lays out the screen): the rate, the count,
-        # then the time go; what the status says stays.
-        for fewer in (1, 0, -1):
-            if not width or content.cell_length <= width:
-                break
-            content = self._text(counts=fewer)
-        rows = len(content.wrap(width)) if width else 0
-        self.update(content, layout=rows != self.content_size.height)  # (a layout only when its height changes)
+        content = self.fitted(self.content_size.width)
+        self.update(content, layout=False)  # (one row at every width: never a layout)
+        self.tooltip = self.full_text
 
-    def _text(self, counts: int) -> Content:
-        label = {"running": "running"}.get(self.state, self.state)
-        parts: list[tuple[str, str] | str] = [(f" {label} ", STATE_STYLES.get(self.state, ""))]
-        if self.state == "running" and self.node:
-            parts.append(("node ", "dim"))
-            parts.append((clean(self.node), "bold"))
-            parts.append(" ")
-        if self.detail:
-            parts.append((clean(self.detail) + " ", ""))
-        if counts >= 0 and (self.state == "running" or self.elapsed):
+    @property
+    def full_text(self) -> str:
+        """Everything the status says, however narrow its row (the help screen shows it)."""
+        return Content.assemble(*(part for _, part in self._parts())).plain.strip()
+
+    def fitted(self, width: int) -> Content:
+        """The status in one row of `width` cells: its parts dropped by priority (the rate, the
+        count, the tokens, the node, the time) until it fits, then what it says cut with "…";
+        the state itself stays."""
+        parts = self._parts()
+        while width and len(parts) > 1 and Content.assemble(*(part for _, part in parts)).cell_length > width:
+            droppable = [drop for drop, _ in parts if drop > 1]
+            if not droppable:
+                break
+            worst = max(droppable)
+            parts = [(drop, part) for drop, part in parts if drop != worst]
+        content = Content.assemble(*(part for _, part in parts))
+        if width and content.cell_length > width:
+            content = content.truncate(width, ellipsis=True)
+        return content
+
+    def _parts(self) -> list[tuple[int, Content]]:
+        """The status's parts in the order shown, each with when it goes on a narrow row
+        (the highest first; 0 and 1 stay, 1 cut if it must be)."""
+        style = STATE_STYLES.get(self.state, "")
+        detail = clean(self.detail)
+        parts: list[tuple[int, Content]] = []
+        if detail.lower().startswith(self.state):  # ("starting the embedded server…": not "starting starting")
+            parts.append((0, Content.styled(f" {detail} ", style)))
+        else:
+            parts.append((0, Content.styled(f" {self.state} ", style)))
+            if self.state == "running" and self.node:
+                parts.append((4, Content.assemble(("node ", "dim"), (clean(self.node), "bold"), " ")))
+            if detail:
+                parts.append((1, Content(detail + " ")))
+        if self.state == "running" or self.elapsed:
             rate = self.events / self.elapsed if self.elapsed > 0.2 else 0.0
-            counted = "".join((f" · {self.events} events", f" · {rate:,.0f}/s")[:counts])
-            parts.append((f"· {self.elapsed:4.1f}s{counted}", "dim"))
+            parts.append((3, Content.styled(f"· {self.elapsed:4.1f}s", "dim")))
+            parts.append((6, Content.styled(f" · {self.events} events", "dim")))
+            parts.append((7, Content.styled(f" · {rate:,.0f}/s", "dim")))
         if self.usage and self.state != "running":
-            parts.append((f" · {clean(self.usage)}", "dim"))
-        return Content.assemble(*parts)
+            parts.append((5, Content.styled(f" · {clean(self.usage)}", "dim")))
+        return parts
