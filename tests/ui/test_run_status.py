@@ -93,3 +93,13 @@ async def test_a_detail_that_starts_with_the_state_says_it_once() -> None:
         status = app.query_one(RunStatus)
         status.show("starting", "starting the embedded server…")
         assert status.fitted(80).plain == " starting the embedded server… "
+
+
+async def test_another_thread_shows_nothing_of_the_last_ones_run() -> None:
+    """A new empty thread showed "idle · 1.1s · 127 events · 118/s" of the thread before."""
+    app = StatusApp()
+    async with app.run_test(size=(120, 6)):
+        status = app.query_one(RunStatus)
+        waiting(status, app)
+        status.reset()
+        assert status.fitted(120).plain == " idle "

@@ -175,7 +175,7 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.opens += 1
         if thread_id != self.thread_id:  # (the same thread again: what is being typed stays as it is)
             self.clear_follow_ups()
-            self.run_status.show_usage("")
+            self.run_status.reset()
             if self.thread_id is None and None in self.attachments and thread_id not in self.attachments:
                 self.attachments[thread_id] = self.attachments.pop(None)  # (attached with no thread open: kept)
             self._save_draft()

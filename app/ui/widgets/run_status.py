@@ -65,6 +65,13 @@ class RunStatus(Static):
         self.state, self.detail = state, detail
         self._redraw()
 
+    def reset(self) -> None:
+        """Another thread: nothing of the last one's run (its time, its count, its tokens)."""
+        self.started = None
+        self._ticker.pause()
+        self.events, self.node, self.elapsed, self.usage = 0, "", 0.0, ""
+        self.show("idle")
+
     def show(self, state: str, detail: str = "") -> None:
         self.state, self.detail = state, detail
         self._redraw()
