@@ -344,12 +344,14 @@ class ThreadbenchApp(CompatApp):
     # -- help, palette, theme ----------------------------------------------------------------------
 
     def action_help(self) -> None:
+        from .main_screen import find_main_screen
         from .screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
         else:
-            self.push_screen(HelpScreen())
+            main = find_main_screen(self)
+            self.push_screen(HelpScreen(main.conversation.run_status.full_text if main is not None else ""))
 
     # -- connections, recording and replay (connecting.py) ----------------------------------------
 

@@ -73,3 +73,24 @@ async def test_wider_screens(server_url, size, least) -> None:
         screen = app.screen
         assert screen.query_one("#chat-pane").size.width >= least
         assert shown(app, "sidebar") and shown(app, "inspector") == (size[0] >= 140)
+
+
+async def test_the_whole_run_status_is_one_key_away(server_url) -> None:
+    """At 80 columns a question's status is cut to one row; f1 shows all of it."""
+    from threadbench.ui.screens.help import HelpScreen
+    from threadbench.ui.screens.human_input import HumanInputScreen
+
+    app = make_app(server_url)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        await send_in_new_thread(pilot, "clarify")
+        await wait_for(pilot, lambda: isinstance(app.screen, HumanInputScreen), what="the question")
+        await pilot.press("escape")
+        status = app.screen.query_one("#run-status")
+        await wait_for(pilot, lambda: status.state == "waiting", what="the status")
+        whole = status.full_text
+        shown = str(status.visual).strip()
+        assert status.size.height == 1 and len(shown) <= status.size.width and shown != whole
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help")
+        assert whole in str(app.screen.query_one("#help-run-status").visual)

@@ -20,6 +20,8 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Static
 
+from ..text import clean
+
 INHERITED_NOTE = {
     "Composer": "plus the usual text editing keys (arrows, home/end, ctrl+z undo, ctrl+a select all…)",
     "State filter": "plus the usual text editing keys",
@@ -220,13 +222,16 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-dialog { width: 110; height: 90%; max-height: 90%; padding: 0 1 0 2; }
     HelpScreen #help-title { margin: 1 0 0 0; }
     HelpScreen #help-filter { margin-bottom: 1; }
+    HelpScreen #help-run-status { height: auto; margin-bottom: 1; }
     HelpScreen #help-table { height: 1fr; scrollbar-size-vertical: 1; background: $surface; }
     HelpScreen #help-hint { height: 1; margin: 1 0; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, run_status: str = "") -> None:
+        """`run_status`: the whole of the main screen's run status (cut there on a narrow screen)."""
         super().__init__(classes="modal")
         self.groups: list[HelpGroup] = []
+        self.run_status = run_status
 
     @property
     def rows(self) -> list[HelpRow]:
@@ -239,6 +244,8 @@ class HelpScreen(ModalScreen[None]):
                 classes="dialog-title",
                 id="help-title",
             )
+            if self.run_status:
+                yield Static(Content.assemble(("Run status  ", "dim"), clean(self.run_status)), id="help-run-status")
             yield Input(placeholder="filter: a key, an action or an id", id="help-filter")
             yield DataTable(id="help-table", cursor_type="row", zebra_stripes=False, show_cursor=True)
             yield Static(
