@@ -159,7 +159,13 @@ class MainScreen(Screen):
         self.panes.arrange()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self.panes.focus_moved(event.widget)
+        """The pane with the focus is drawn so (its edge and title row in the accent colour: a
+        class, as Textual's :focus-within does not restyle a pane's children when the focus
+        leaves it); a hidden pane comes up, a pane over the chat goes (pane_layout.py)."""
+        focused = event.widget
+        for region in self.regions.values():
+            region.set_class(region in focused.ancestors_with_self, "-focused")
+        self.panes.focus_moved(focused)
 
     def action_toggle_pane(self, pane: str) -> None:
         """ctrl+b, ctrl+backslash: the thread list or the inspector shown or hidden; shown
