@@ -92,9 +92,15 @@ class ThreadbenchApp(CompatApp):
         """The help screen's groups for the classes threadbench.ui.screens.help may not import
         (they sit above it)."""
         from .main_screen import MainScreen
-        from .regions.inspector import FilterInput
+        from .regions.inspector import FilterInput, Inspector
+        from .regions.thread_sidebar import ThreadSidebar
 
-        return {"Main screen": MainScreen, "State filter": FilterInput}
+        return {
+            "Main screen": MainScreen,
+            "Thread list, over the chat": ThreadSidebar,
+            "Inspector, over the chat": Inspector,
+            "State filter": FilterInput,
+        }
 
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),

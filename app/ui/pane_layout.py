@@ -3,7 +3,7 @@ at all.
 
 The chat and the composer keep at least 40 columns at 80 and 60 at 120: the inspector lies
 beside the chat from WIDE columns up and over it below; the thread list narrows with the
-screen and goes over the chat below NARROWEST.
+screen (38 columns down to 26) and goes over the chat below NARROWEST.
 What the person chose (ctrl+b, ctrl+backslash: a pane shown or hidden where it fits) is kept in
 the data dir (`layout.json`) across starts; a pane opened over the chat is for the moment only,
 and closes when the focus leaves it.
@@ -37,7 +37,9 @@ CHAT_GLIMPSE = 30
 
 Mode = Literal["beside", "over", "hidden"]
 
-CLOSE_OVER = Binding("escape", "screen.close_over", "Close", show=False, id="main.close_over")
+CLOSE_OVER = Binding(
+    "escape", "screen.close_over", "Close", show=False, id="main.close_over", tooltip="Close the pane over the chat"
+)
 """A side pane's escape: it closes where it lies over the chat (else the key goes on)."""
 
 
@@ -57,7 +59,7 @@ class PaneChoice:
 
 def sidebar_width(width: int) -> int:
     """The thread list narrows with the screen."""
-    return 36 if width >= WIDE else 30 if width >= 100 else 26
+    return 38 if width >= 150 else 36 if width >= WIDE else 30 if width >= 100 else 26
 
 
 def fits(pane: str, width: int) -> bool:

@@ -28,7 +28,7 @@ import pytest
 import pytest_asyncio
 from langgraph_sdk import get_client
 from rich.cells import cell_len
-from support.driving import TERMINAL, make_app, notices, press_at_once, screen_lines, settle, shown_row, wait_for
+from support.driving import make_app, notices, press_at_once, screen_lines, settle, shown_row, wait_for
 from textual.strip import Strip
 from textual.widgets import Input, Static, TextArea
 from threadbench.thread_filter import parse_filter
@@ -138,10 +138,14 @@ class Bench:
         assert isinstance(self.app.screen, MainScreen)
 
 
+BENCH_SIZE = (160, 40)
+"""A 38-column thread list (pane_layout.py): the longest title of the payloads shows whole."""
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def bench(server_url):
     app = make_app(server_url)
-    async with app.run_test(size=TERMINAL) as pilot:
+    async with app.run_test(size=BENCH_SIZE) as pilot:
         await wait_for(pilot, lambda: app.session.backend is not None and isinstance(app.screen, MainScreen))
         yield Bench(app, pilot, server_url)
 
@@ -170,7 +174,7 @@ def assert_nothing_raw(app) -> None:
     (a wide character counted as narrow, or the reverse, would break that)."""
     for number, line in enumerate(screen_lines(app)):
         assert not RAW_CONTROL.search(line), f"raw control character on row {number}: {line!r}"
-        assert cell_len(line) == TERMINAL[0], f"row {number} is {cell_len(line)} cells: {line!r}"
+        assert cell_len(line) == BENCH_SIZE[0], f"row {number} is {cell_len(line)} cells: {line!r}"
     svg = app.export_screenshot()
     assert "\x1b" not in svg and "\x07" not in svg and "\x9b" not in svg
 

@@ -211,7 +211,7 @@ async def test_the_threads_tokens_show_in_the_run_status(gateway_stand_in):
         )
         app.screen.conversation.open_thread(thread_id)
         status = app.screen.query_one("#run-status")
-        await wait_for(pilot, lambda: "tokens 12.6K (12.5K in · 24 out)" in str(status.visual), what="the tokens")
+        await wait_for(pilot, lambda: "tokens 12.6K (12.5K in · 24 out)" in status.full_text, what="the tokens")
 
 
 async def test_a_server_that_takes_no_files_says_so(server_url):

@@ -89,6 +89,8 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     listed: list[tuple[str, type[DOMNode] | None, bool]] = [
         ("Everywhere", app_class, False),
         ("Main screen", owners.get("Main screen"), False),
+        ("Thread list, over the chat", owners.get("Thread list, over the chat"), False),
+        ("Inspector, over the chat", owners.get("Inspector, over the chat"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
         ("Find in the chat", ChatFind, False),
