@@ -1,6 +1,6 @@
 """Pilot: no sentence cut or doubled, at 160 and 120 columns: the Graph tab's notes, the chat's
-header, the run options line wrap, the run status keeps to one row (the rest in f1); a paused thread says "paused" once; a run's assistant
-named (not a UUID) shows whole in the runs table."""
+header, the run options line wrap, the run status keeps to one row (the rest in f1); a paused
+thread says "paused" once; a run's assistant named (not a UUID) shows whole in the runs table."""
 
 from __future__ import annotations
 

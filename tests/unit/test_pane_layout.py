@@ -15,7 +15,9 @@ def chat_width(width: int, choice: PaneChoice) -> int:
 
 
 @pytest.mark.parametrize("choice", CHOICES, ids=repr)
-@pytest.mark.parametrize(("width", "least"), [(80, 40), (100, 60), (120, 60), (139, 60), (140, 60), (200, 110), (150, 68)])
+@pytest.mark.parametrize(
+    ("width", "least"), [(80, 40), (100, 60), (120, 60), (139, 60), (140, 60), (150, 68), (200, 110)]
+)
 def test_the_chat_keeps_its_columns(choice: PaneChoice, width: int, least: int) -> None:
     assert chat_width(width, choice) >= least
 
