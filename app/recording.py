@@ -205,7 +205,9 @@ def load_recording(path: Path) -> Recording:
                     recording.state_after = ThreadState.model_validate(row["state"])
                 if row.get("thread"):
                     recording.thread_after = ThreadSummary.model_validate(row["thread"])
-    except (KeyError, TypeError, ValueError) as error:
+    except KeyError as error:
+        raise RecordingError(f"{path} is a damaged recording: a line lacks the key {error}.") from None
+    except (TypeError, ValueError) as error:
         raise RecordingError(f"{path} is a damaged recording: {error}.") from None
     if not recording.duration and recording.events:
         recording.duration = recording.events[-1][0]

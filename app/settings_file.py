@@ -95,8 +95,20 @@ def load_config(path: Path | None = None) -> ConfigFile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"the config file {path} is not valid TOML: {error}") from None
+        raise ConfigError(
+            f"The config file {path} is not valid TOML: {error}. Fix that line, or point ${CONFIG_ENV} at another file."
+        ) from None
     return parse_config(data, path)
+
+
+def line_of(path: Path | None, needle: str) -> str:
+    """Where `needle` first appears in the file at `path`, as " (line N)" for a message; "" when
+    it does not."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines() if path else []
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return next((f" (line {number})" for number, line in enumerate(lines, 1) if needle in line), "")
 
 
 def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
