@@ -221,10 +221,10 @@ def probe_server(settings: Settings) -> str:
     except (Unauthorized, NoLogin) as error:  # a login or a session the server wants
         raise UsageError(f"{str(error).rstrip('.')}. {error.hint}") from None
     except Unreachable as error:
+        said = str(error).rstrip(".")
         raise UsageError(
-            f"Cannot reach an agent server at {settings.url}: {str(error).rstrip('.')}. {error.hint} "
-            "Start it (for example `langgraph dev`) or run threadbench without --url to use "
-            "the embedded server."
+            f"Cannot reach an agent server: {said[:1].lower()}{said[1:]}. {error.hint} "
+            "To use the embedded server instead, run threadbench without --url."
         ) from None
     except BackendError as error:  # the server answers, but not as asked: its words
         raise UsageError(f"{str(error).rstrip('.')}. {error.hint}".strip()) from None
