@@ -259,6 +259,7 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
         email=flags.email or (profile.email if profile else None),
         password_env=profile.password_env if profile else None,
         theme=flags.theme or environ.get(THEME_ENV) or config.theme,
+        theme_source=theme_source(flags, environ, config),
         keymap=dict(config.keymap),
         run_options=dict(config.run_options),
         profiles=dict(config.profiles),
@@ -268,6 +269,14 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
     if profile is not None and profile.assistant_id:
         settings.run_options["assistant_id"] = profile.assistant_id
     return settings
+
+
+def theme_source(flags: Flags, environ: Mapping[str, str], config: ConfigFile) -> str:
+    if flags.theme:
+        return "--theme"
+    if environ.get(THEME_ENV):
+        return f"${THEME_ENV}"
+    return f"the config file {config.path}{line_of(config.path, 'theme')}" if config.theme else ""
 
 
 # -- writing --------------------------------------------------------------------------------------
