@@ -9,11 +9,11 @@ theme) is said the same way by `ThreadbenchApp.fail`.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from pathlib import Path
 
 from .config import Settings
+from .sentences import whole_sentences
 from .settings_file import line_of
 
 EXIT_USAGE = 2
@@ -21,12 +21,6 @@ EXIT_USAGE = 2
 
 class UsageError(Exception):
     """Something the user can fix; printed as one paragraph, exit status 2."""
-
-
-def whole_sentences(text: str) -> str:
-    """`text` as one paragraph: one line, ending as a sentence ends."""
-    text = re.sub(r"\s+", " ", text).strip().rstrip(":;,")
-    return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
 def refuse(error: Exception | str) -> int:

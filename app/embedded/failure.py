@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..start_checks import whole_sentences
+from ..sentences import whole_sentences
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 GRAPH_LOAD = re.compile(r"GraphLoadError: (.*)")

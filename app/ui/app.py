@@ -27,8 +27,9 @@ from textual.worker import get_current_worker
 
 from ..config import Settings
 from ..logs import RedactSecrets, log, setup_logging
+from ..sentences import whole_sentences
 from ..session import Session
-from ..start_checks import EXIT_USAGE, whole_sentences
+from ..start_checks import EXIT_USAGE
 from ..styles import STYLES
 from . import (
     heap,
