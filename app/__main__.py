@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         kind = probe_server(settings) if settings.url else "langgraph"
     except UsageError as error:
         return refuse(error)
+    except KeyboardInterrupt:  # ctrl+c at the password prompt, or while the server is probed
+        print(file=sys.stderr)
+        return 130
 
     if settings.debug:
         import os

@@ -11,6 +11,7 @@ from urllib.parse import urlparse
 
 from .backends.headers import api_key_problem
 from .config import PASSWORD_ENV, Settings, default_data_dir
+from .embedded.launcher import not_a_file
 from .sentences import whole_sentences
 from .server_kinds import CHOICES
 from .settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
@@ -157,7 +158,7 @@ def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
     if settings.url and not flags.url:
         settings.url = check_url(settings.url, where=f"profile {settings.profile!r}")
     if settings.config is not None and not settings.config.is_file():
-        raise UsageError(f"--config names {settings.config.resolve()}, which does not exist: check the path.")
+        raise UsageError(f"--config names {settings.config.resolve()}, {not_a_file(settings.config)}: check the path.")
     if settings.url and (problem := api_key_problem(settings.effective_api_key())):
         source = settings.key_source if settings.key_source == "--api-key" else f"${settings.key_source}"
         raise UsageError(f"The API key from {source} {problem}.")

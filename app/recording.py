@@ -167,7 +167,9 @@ def load_recording(path: Path) -> Recording:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
-        raise RecordingError(f"Cannot read {path}: {error.strerror or error}.") from None
+        raise RecordingError(
+            f"Cannot read {path}: {error.strerror or error}. A recording is one .jsonl file of a --record folder."
+        ) from None
     except UnicodeDecodeError:
         raise RecordingError(f"{path} is not a recording (not UTF-8 text).") from None
     rows: list[dict[str, Any]] = []

@@ -90,7 +90,15 @@ def load_config(path: Path | None = None) -> ConfigFile:
     except FileNotFoundError:
         return config
     except OSError as error:
-        raise ConfigError(f"cannot read the config file {path}: {error.strerror or error}") from None
+        raise ConfigError(
+            f"Cannot read the config file {path}: {error.strerror or error}. "
+            f"Point ${CONFIG_ENV} at a file you can read."
+        ) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"The config file {path} is not UTF-8 text (byte {error.start}). Save it as UTF-8, "
+            f"or point ${CONFIG_ENV} at another file."
+        ) from None
     config.exists = True
     try:
         data = tomllib.loads(text)

@@ -68,7 +68,7 @@ def graph_config(graph: str | None = None, config: Path | None = None) -> dict:
             )
         file = Path(path).expanduser().resolve()
         if not file.is_file():
-            raise LaunchError(f"--graph names {file}, which does not exist: check the path.")
+            raise LaunchError(f"--graph names {file}, {not_a_file(file)}: check the path.")
         return {"graphs": {"agent": f"{file}:{attr}"}, "dependencies": [str(file.parent)]}
     return {"graphs": {"agent": f"{DEMO_GRAPH}:graph"}, "dependencies": [str(DEMO_GRAPH.parent)]}
 
@@ -98,10 +98,14 @@ def user_config(config: Path) -> dict:
         file = path.rpartition(":")[0] if isinstance(path, str) else ""
         if file.endswith(".py") and not Path(file).is_file():
             raise LaunchError(
-                f"--config {config}: the graph {name!r} is in {file}, which does not exist. "
+                f"--config {config}: the graph {name!r} is in {file}, {not_a_file(Path(file))}. "
                 "Fix its path (a relative path is taken from the json's folder)."
             )
     return data
+
+
+def not_a_file(path: Path) -> str:
+    return "which is a folder, not a file" if path.is_dir() else "which does not exist"
 
 
 def absolute_paths(data: dict, base: Path) -> dict:

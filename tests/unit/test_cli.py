@@ -78,6 +78,15 @@ def test_an_unreachable_server_is_one_clear_paragraph_and_status_2():
     assert "Traceback" not in result.stderr
 
 
+def test_ctrl_c_at_the_password_prompt_is_no_traceback(tmp_path: Path):
+    env = {key: value for key, value in os.environ.items() if key != "THREADBENCH_PASSWORD"}
+    term = Terminal("--url", "http://127.0.0.1:9", "--email", "me@example.com", "--data-dir", str(tmp_path), env=env)
+    term.read_until(lambda: b"Password for me@example.com" in term.output, 20, "the password prompt")
+    term.send(b"\x03")
+    assert term.wait(timeout=20) == 130
+    assert b"Traceback" not in term.output
+
+
 def test_url_and_graph_together_are_refused():
     result = run_cli("--url", "http://127.0.0.1:1", "--graph", "x.py:graph")
     assert result.returncode == 2 and "one or the other" in result.stderr

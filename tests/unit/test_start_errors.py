@@ -47,7 +47,8 @@ class Case:
 
     args: list[str]
     says: list[str]
-    files: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str | bytes | None] = field(default_factory=dict)
+    """Each file's text or bytes (None: a folder)."""
     in_app: bool = False
     """Said by the running app (read in a pseudo-terminal), not before it starts."""
 
@@ -69,6 +70,9 @@ CASES = {
         {"langgraph.json": '{"graphs": {"agent": "./gone.py:graph"}}'},
     ),
     "--config names no file": Case(["--config", "{tmp}/nothing.json"], ["{tmp}/nothing.json", "check the path"]),
+    "--config names a folder": Case(
+        ["--config", "{tmp}/project"], ["{tmp}/project, which is a folder, not a file"], {"project": None}
+    ),
     "--data-dir is a file": Case(
         ["--data-dir", "{tmp}/a_file"], ["{tmp}/a_file is a file, not a folder", "--data-dir"], {"a_file": ""}
     ),
@@ -86,6 +90,9 @@ CASES = {
     ),
     "--graph without :ATTR": Case(["--graph", "{tmp}/agent.py"], ["FILE.py:ATTR", "--graph my_agent.py:graph"]),
     "--graph names no file": Case(["--graph", "{tmp}/gone.py:graph"], ["{tmp}/gone.py", "check the path"]),
+    "--graph names a folder": Case(
+        ["--graph", "{tmp}/project:graph"], ["{tmp}/project, which is a folder, not a file"], {"project": None}
+    ),
     "--graph file.py:missing_attr": Case(
         ["--graph", "{tmp}/agent.py:missing_attr"],
         ["could not load your graph", "{tmp}/agent.py", "'missing_attr'", "Please check that: 1.", "exports: x, graph"],
@@ -135,6 +142,12 @@ CASES = {
         ["{tmp}/config.toml is not valid TOML", "line 2", "Fix that line"],
         {"config.toml": 'theme = "nord"\n[keymap\n'},
     ),
+    "config.toml not UTF-8": Case(
+        [], ["{tmp}/config.toml is not UTF-8 text", "Save it as UTF-8"], {"config.toml": b'theme = "\xff"\n'}
+    ),
+    "config.toml is a folder": Case(
+        [], ["Cannot read the config file {tmp}/config.toml", "$THREADBENCH_CONFIG"], {"config.toml": None}
+    ),
     "config.toml with a value of the wrong type": Case(
         [], ["{tmp}/config.toml", "[profiles.x] url must be a string"], {"config.toml": "[profiles.x]\nurl = 5\n"}
     ),
@@ -154,6 +167,9 @@ CASES = {
         in_app=True,
     ),
     "replay of a file that does not exist": Case(["replay", "{tmp}/gone.jsonl"], ["Cannot read {tmp}/gone.jsonl"]),
+    "replay of a folder": Case(
+        ["replay", "{tmp}/runs"], ["Cannot read {tmp}/runs", "one .jsonl file of a --record folder"], {"runs": None}
+    ),
     "replay of a file that is not JSON": Case(
         ["replay", "{tmp}/run.jsonl"], ["{tmp}/run.jsonl, line 1, is not JSON"], {"run.jsonl": "garbage\n"}
     ),
@@ -192,8 +208,13 @@ def test_bad_start_up_input_is_one_paragraph_and_status_2(name: str, tmp_path: P
     def filled(text: str) -> str:
         return text.format(tmp=tmp_path, reset_port=resetting_port, free_port=free_port())
 
-    for file, text in case.files.items():
-        (tmp_path / file).write_text(text)
+    for file, content in case.files.items():
+        if content is None:
+            (tmp_path / file).mkdir()
+        elif isinstance(content, bytes):
+            (tmp_path / file).write_bytes(content)
+        else:
+            (tmp_path / file).write_text(content)
     env = {key: value for key, value in os.environ.items() if key not in SETTINGS_ENV}
     env.update(THREADBENCH_CONFIG=str(tmp_path / "config.toml"), THREADBENCH_PASSWORD="secret")
     args = [filled(arg) for arg in case.args]
