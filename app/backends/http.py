@@ -74,7 +74,7 @@ def unreachable(error: BaseException, url: str, doing: str = "") -> Unreachable:
         words = f"the server at {url} reset the connection without answering"
         hint = "Is an agent server listening there? Check the URL and its port."
     elif isinstance(error, httpx.TimeoutException):
-        words = f"{url} did not answer in time"
+        words = f"the server at {url} did not answer in time"
     else:
         detail = next((str(cause) for cause in causes if str(cause)), type(error).__name__)
         words = f"nothing answers at {url} ({detail})"

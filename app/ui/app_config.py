@@ -26,9 +26,11 @@ def apply_config(app: ThreadbenchApp) -> bool:
         try:
             app.theme = settings.theme
         except InvalidThemeError:
+            named = f", named by {settings.theme_source}" if settings.theme_source else ""
+            close = suggestion(settings.theme, set(app.available_themes))
             themes = ", ".join(sorted(app.available_themes))
             app.fail(
-                f"There is no theme {settings.theme!r}, named by {settings.theme_source}. The themes are {themes}: "
+                f"There is no theme {settings.theme!r}{named}{close}. The themes are {themes}: "
                 "name one of them, or none for Textual's default."
             )
             return False
@@ -47,7 +49,8 @@ def check_keymap(app: ThreadbenchApp) -> bool:
     if not unknown:
         return True
     path = app.session.settings.config_path
-    named = "; ".join(f"{name!r}{line_of(path, name)}{suggestion(name, known)}" for name in unknown)
+    quoted = {name: '"' + name + '"' for name in unknown}  # (an id has dots: TOML wants it quoted)
+    named = "; ".join(f"{name!r}{line_of(path, quoted[name])}{suggestion(name, known)}" for name in unknown)
     app.fail(
         f"The [keymap] of the config file {path} names binding ids no key has: {named}. Fix or remove them; "
         "the help screen (f1) lists every key's id."

@@ -152,7 +152,7 @@ CASES = {
         [], ["{tmp}/config.toml", "[profiles.x] url must be a string"], {"config.toml": "[profiles.x]\nurl = 5\n"}
     ),
     "a theme the app has not": Case(
-        ["--theme", "nrod"], ["no theme 'nrod', named by --theme", "nord", "textual-dark"], in_app=True
+        ["--theme", "nrod"], ["no theme 'nrod', named by --theme, perhaps 'nord'", "textual-dark"], in_app=True
     ),
     "a theme in config.toml the app has not": Case(
         [],
