@@ -241,7 +241,10 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
         profile = config.profiles.get(profile_name)
         if profile is None:
             known = ", ".join(sorted(config.profiles)) or "none"
-            raise ConfigError(f"no profile {profile_name!r} in {config.path} (profiles: {known})")
+            raise ConfigError(
+                f"There is no profile {profile_name!r} in {config.path} (its profiles: {known}). "
+                f"Name one of them, or add a [profiles.{profile_name}] table with its url."
+            )
         if starts_embedded:
             raise ConfigError("--profile connects to a server; --graph and --config start one. Use one or the other.")
 

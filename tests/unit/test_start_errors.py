@@ -128,7 +128,9 @@ CASES = {
     ),
     "--url that is not an address": Case(["--url", "localhost:2024"], ["is not a server address", "http://"]),
     "--backend junk": Case(["--backend", "junk"], ["invalid choice: 'junk'", "langgraph", "threadbench --help"]),
-    "--profile that does not exist": Case(["--profile", "nope"], ["no profile 'nope'", "{tmp}/config.toml"]),
+    "--profile that does not exist": Case(
+        ["--profile", "nope"], ["no profile 'nope' in {tmp}/config.toml", "[profiles.nope]"]
+    ),
     "a profile's key variable is not set": Case(
         ["--profile", "prod"],
         ["'prod' in {tmp}/config.toml (line 1)", "$TB_TEST_UNSET_KEY, which is not set", "--api-key"],
