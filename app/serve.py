@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import socket
 import sys
 
 DEFAULT_PORT = 8000
@@ -63,6 +64,24 @@ def common_args(options: argparse.Namespace) -> list[str]:
     return args + (["--debug"] if options.debug else [])
 
 
+def port_problem(host: str, port: int) -> str | None:
+    """Why serve could not listen at host:port (a port in use, a host it has not), before
+    anything is started; None when it can."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        return f"Cannot serve on {host}: the name does not resolve ({error.strerror}). Give another --host."
+    for family, kind, protocol, _, address in addresses:
+        with socket.socket(family, kind, protocol) as listener:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server's own
+            try:
+                listener.bind(address)
+            except OSError as error:
+                reason = (error.strerror or str(error)).lower()
+                return f"Cannot serve on {host} port {port}: {reason}. Give another --port (or --host)."
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     from .cli import refuse
 
@@ -87,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         ask_password(settings)  # here, in the terminal: a tab's app has none to ask in
     except UsageError as error:
         return refuse(error)
+    if problem := port_problem(options.host, options.port):
+        return refuse(problem)
     if settings.password:
         os.environ[PASSWORD_ENV] = settings.password  # inherited by each app process
     server = None

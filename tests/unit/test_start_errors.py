@@ -178,6 +178,10 @@ CASES = {
     "replay of a damaged recording": Case(
         ["replay", "{tmp}/run.jsonl"], ["damaged recording", "lacks the key 'thread'"], {"run.jsonl": RECORDING_HEAD}
     ),
+    "serve at a port in use": Case(
+        ["serve", "--port", "{reset_port}", "--url", "http://127.0.0.1:9"],
+        ["Cannot serve on localhost port {reset_port}: address already in use", "--port"],
+    ),
     "--email with the embedded server": Case(["--email", "me@example.com"], ["the embedded server needs no login"]),
 }
 
