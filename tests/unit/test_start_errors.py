@@ -1,6 +1,6 @@
 """Every bad start-up input found so far, run as a person runs it: the real `threadbench`
 command in a subprocess, with a fresh data dir and config file under tmp_path and no server
-anywhere but a local one. Each prints one paragraph (which file, which line where it
+but local ones. Each prints one paragraph (which file, which line where it
 applies, what is wrong, what to do; whole sentences) and exits with status 2, never a
 traceback.
 
@@ -120,6 +120,7 @@ CASES = {
         ["--url", "http://127.0.0.1:{reset_port}", "--email", "me@example.com"],
         ["could not log in", "reset the connection without answering"],
     ),
+    # (asks the resolver only: a .invalid name never resolves, and needs no network to fail)
     "--url whose host name does not resolve": Case(
         ["--url", "http://example.invalid"], ["the host name example.invalid does not resolve", "Check the host name"]
     ),
