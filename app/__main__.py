@@ -21,17 +21,19 @@ from __future__ import annotations
 import sys
 
 from .cli import (
-    EXIT_USAGE,
+    Parser,
     UsageError,
     ask_password,
     build_parser,
     common_flags,
     enable_textual_devtools,
     probe_server,
+    refuse,
     settings_from_args,
     show_config,
     with_common,
 )
+from .start_checks import check_start
 
 __all__ = ["UsageError", "ask_password", "build_parser", "main", "probe_server", "settings_from_args"]
 
@@ -49,11 +51,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = settings_from_args(args)
+        check_start(settings)
         ask_password(settings)
         kind = probe_server(settings) if settings.url else "langgraph"
     except UsageError as error:
-        print(f"threadbench: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return refuse(error)
+    except KeyboardInterrupt:  # ctrl+c at the password prompt, or while the server is probed
+        print(file=sys.stderr)
+        return 130
 
     if settings.debug:
         import os
@@ -71,13 +76,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def replay(argv: list[str]) -> int:
     """`threadbench replay FILE`: the run recorded in FILE, in the workbench, with no server."""
-    import argparse
     from pathlib import Path
 
     from .backends.replay import ReplayBackend
     from .recording import RecordingError, load_recording
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="threadbench replay",
         parents=[common_flags()],
         description="Show a run recorded with `threadbench --record DIR` as it streamed, with no server: "
@@ -89,17 +93,17 @@ def replay(argv: list[str]) -> int:
     try:
         recording = load_recording(args.file)
         settings = settings_from_args(with_common(args))
+        backend = ReplayBackend(recording, args.file, instant=args.instant)
+        settings.url, settings.profile, settings.record_dir = backend.url, None, None
+        check_start(settings)
     except (RecordingError, UsageError) as error:
-        print(f"threadbench: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return refuse(error)
     if settings.debug:
         import os
 
         enable_textual_devtools(os.environ)
     from .ui.app import ThreadbenchApp
 
-    backend = ReplayBackend(recording, args.file, instant=args.instant)
-    settings.url, settings.profile, settings.record_dir = backend.url, None, None
     app = ThreadbenchApp(settings, backend_kind="replay", backend=backend)
     app.run()
     return app.return_code or 0

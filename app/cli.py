@@ -6,18 +6,29 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import urlparse
 
 from .backends.headers import api_key_problem
 from .config import PASSWORD_ENV, Settings, default_data_dir
+from .embedded.launcher import not_a_file
+from .sentences import whole_sentences
 from .server_kinds import CHOICES
 from .settings_file import ConfigError, Flags, config_path, load_config, resolve_settings
+from .start_checks import EXIT_USAGE, UsageError, refuse, writable_folder
 
-EXIT_USAGE = 2
+COMMANDS = (
+    "`threadbench replay FILE` (a recorded run, with no server), "
+    "`threadbench serve` (the app in a browser), "
+    "`threadbench config` (the config file, its profiles and the data folder); each takes --help"
+)
 
 
-class UsageError(Exception):
-    """Something the user can fix; printed as one paragraph, exit status 2."""
+class Parser(argparse.ArgumentParser):
+    """argparse, but a mistake on the command line is one paragraph, not the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: {whole_sentences(message)} `{self.prog} --help` lists what it takes.\n")
 
 
 def app_version() -> str:
@@ -75,7 +86,7 @@ def with_common(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="threadbench",
         parents=[common_flags()],
         description="A keyboard-first terminal workbench for agent conversation threads. "
@@ -117,11 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         "with `threadbench replay FILE` (no key, password or session is written)",
     )
     parser.add_argument("--version", action=VersionAction)
-    parser.epilog = (
-        f"Config file: {config_path()} ($THREADBENCH_CONFIG overrides). "
-        "Other commands: `threadbench serve --help` (the app in a browser), "
-        "`threadbench config` (the config file and its profiles)."
-    )
+    parser.epilog = f"Config file: {config_path()} ($THREADBENCH_CONFIG overrides). Other commands: {COMMANDS}."
     return parser
 
 
@@ -151,7 +158,7 @@ def settings_from_args(args: argparse.Namespace, environ=None) -> Settings:
     if settings.url and not flags.url:
         settings.url = check_url(settings.url, where=f"profile {settings.profile!r}")
     if settings.config is not None and not settings.config.is_file():
-        raise UsageError(f"--config: no such file {settings.config}.")
+        raise UsageError(f"--config names {settings.config.resolve()}, {not_a_file(settings.config)}: check the path.")
     if settings.url and (problem := api_key_problem(settings.effective_api_key())):
         source = settings.key_source if settings.key_source == "--api-key" else f"${settings.key_source}"
         raise UsageError(f"The API key from {source} {problem}.")
@@ -167,14 +174,7 @@ def record_folder(folder: Path | None) -> Path | None:
     """--record DIR, made if needed; a folder that cannot be written is a usage error, said at once."""
     if folder is None:
         return None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".threadbench-write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as error:
-        raise UsageError(f"--record: cannot write recordings to {folder}: {error.strerror or error}.") from None
-    return folder
+    return writable_folder(folder, "write recordings to", "Give a folder you can write with --record.")
 
 
 def ask_password(settings: Settings, stdin=None) -> None:
@@ -223,10 +223,10 @@ def probe_server(settings: Settings) -> str:
     except (Unauthorized, NoLogin) as error:  # a login or a session the server wants
         raise UsageError(f"{str(error).rstrip('.')}. {error.hint}") from None
     except Unreachable as error:
+        said = str(error).rstrip(".")
         raise UsageError(
-            f"Cannot reach an agent server at {settings.url}: {str(error).rstrip('.')}. {error.hint} "
-            "Start it (for example `langgraph dev`) or run threadbench without --url to use "
-            "the embedded server."
+            f"Cannot reach an agent server: {said[:1].lower()}{said[1:]}. {error.hint} "
+            "To use the embedded server instead, run threadbench without --url."
         ) from None
     except BackendError as error:  # the server answers, but not as asked: its words
         raise UsageError(f"{str(error).rstrip('.')}. {error.hint}".strip()) from None
@@ -245,7 +245,7 @@ def show_config(argv: list[str] | None = None) -> int:
     name, never values), and where the data is kept."""
     import os
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="threadbench config",
         parents=[common_flags()],
         description="Show the config file, its profiles and the data folder (flags as for `threadbench`).",
@@ -257,8 +257,7 @@ def show_config(argv: list[str] | None = None) -> int:
         config = load_config(path)
         settings = settings_from_args(with_common(args))
     except (ConfigError, UsageError) as error:
-        print(f"threadbench: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return refuse(error)
     print(f"data dir: {settings.data_dir}")
     for name, profile in sorted(config.profiles.items()):
         key = "no key"

@@ -85,6 +85,8 @@ class Settings:
     password_env: str | None = None
     """The variable the profile reads its password from (a name, never a password)."""
     theme: str | None = None
+    theme_source: str = ""
+    """Where the theme was named, for a message ("--theme", …)."""
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding id -> keys, from the config file's [keymap]."""
     run_options: dict[str, Any] = field(default_factory=dict)

@@ -167,7 +167,9 @@ def load_recording(path: Path) -> Recording:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
-        raise RecordingError(f"Cannot read {path}: {error.strerror or error}.") from None
+        raise RecordingError(
+            f"Cannot read {path}: {error.strerror or error}. A recording is one .jsonl file of a --record folder."
+        ) from None
     except UnicodeDecodeError:
         raise RecordingError(f"{path} is not a recording (not UTF-8 text).") from None
     rows: list[dict[str, Any]] = []
@@ -205,7 +207,9 @@ def load_recording(path: Path) -> Recording:
                     recording.state_after = ThreadState.model_validate(row["state"])
                 if row.get("thread"):
                     recording.thread_after = ThreadSummary.model_validate(row["thread"])
-    except (KeyError, TypeError, ValueError) as error:
+    except KeyError as error:
+        raise RecordingError(f"{path} is a damaged recording: a line lacks the key {error}.") from None
+    except (TypeError, ValueError) as error:
         raise RecordingError(f"{path} is a damaged recording: {error}.") from None
     if not recording.duration and recording.events:
         recording.duration = recording.events[-1][0]

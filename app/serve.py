@@ -14,14 +14,18 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import socket
 import sys
 
 DEFAULT_PORT = 8000
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from .cli import Parser, common_flags
+
+    parser = Parser(
         prog="threadbench serve",
+        parents=[common_flags()],
         description="Serve Threadbench in a browser (textual-serve). Other arguments are the app's "
         "own, e.g. `threadbench serve --port 8080 --url http://127.0.0.1:2024`.",
     )
@@ -53,13 +57,40 @@ def pop_option(args: list[str], name: str) -> tuple[str | None, list[str]]:
     return value, rest
 
 
+def common_args(options: argparse.Namespace) -> list[str]:
+    """The flags every command takes, as serve was given them, for each tab's app."""
+    args = ["--theme", options.theme] if options.theme else []
+    args += ["--data-dir", str(options.data_dir)] if options.data_dir is not None else []
+    return args + (["--debug"] if options.debug else [])
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why serve could not listen at host:port (a port in use, a host it has not), before
+    anything is started; None when it can."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        return f"Cannot serve on {host}: the name does not resolve ({error.strerror}). Give another --host."
+    for family, kind, protocol, _, address in addresses:
+        with socket.socket(family, kind, protocol) as listener:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server's own
+            try:
+                listener.bind(address)
+            except OSError as error:
+                reason = (error.strerror or str(error)).lower()
+                return f"Cannot serve on {host} port {port}: {reason}. Give another --port (or --host)."
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    from .cli import refuse
+
     options, app_args = build_parser().parse_known_args(argv)
+    app_args = [*common_args(options), *app_args]
     try:
         from textual_serve.server import Server
     except ImportError:
-        print("threadbench: serve needs textual-serve: pip install textual-serve", file=sys.stderr)
-        return 2
+        return refuse("serve needs textual-serve: pip install textual-serve")
 
     api_key, app_args = pop_option(app_args, "--api-key")
     if api_key:
@@ -67,13 +98,16 @@ def main(argv: list[str] | None = None) -> int:
     from .cli import UsageError, ask_password, settings_from_args
     from .cli import build_parser as app_parser
     from .config import PASSWORD_ENV
+    from .start_checks import check_start
 
     try:
         settings = settings_from_args(app_parser().parse_args(app_args))
+        check_start(settings)
         ask_password(settings)  # here, in the terminal: a tab's app has none to ask in
     except UsageError as error:
-        print(f"threadbench: {error}", file=sys.stderr)
-        return 2
+        return refuse(error)
+    if problem := port_problem(options.host, options.port):
+        return refuse(problem)
     if settings.password:
         os.environ[PASSWORD_ENV] = settings.password  # inherited by each app process
     server = None
@@ -89,8 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             server.wait_ready(timeout=120)
         except (LaunchError, OSError) as error:
             server.stop()
-            print(f"threadbench: {error}", file=sys.stderr)
-            return 2
+            return refuse(error)
         app_args = ["--url", server.url, *app_args]
     try:
         Server(

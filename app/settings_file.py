@@ -90,13 +90,33 @@ def load_config(path: Path | None = None) -> ConfigFile:
     except FileNotFoundError:
         return config
     except OSError as error:
-        raise ConfigError(f"cannot read the config file {path}: {error.strerror or error}") from None
+        raise ConfigError(
+            f"Cannot read the config file {path}: {error.strerror or error}. "
+            f"Point ${CONFIG_ENV} at a file you can read."
+        ) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"The config file {path} is not UTF-8 text (byte {error.start}). Save it as UTF-8, "
+            f"or point ${CONFIG_ENV} at another file."
+        ) from None
     config.exists = True
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"the config file {path} is not valid TOML: {error}") from None
+        raise ConfigError(
+            f"The config file {path} is not valid TOML: {error}. Fix that line, or point ${CONFIG_ENV} at another file."
+        ) from None
     return parse_config(data, path)
+
+
+def line_of(path: Path | None, needle: str) -> str:
+    """Where `needle` first appears in the file at `path`, as " (line N)" for a message; "" when
+    it does not."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines() if path else []
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return next((f" (line {number})" for number, line in enumerate(lines, 1) if needle in line), "")
 
 
 def parse_config(data: dict[str, Any], path: Path) -> ConfigFile:
@@ -221,7 +241,10 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
         profile = config.profiles.get(profile_name)
         if profile is None:
             known = ", ".join(sorted(config.profiles)) or "none"
-            raise ConfigError(f"no profile {profile_name!r} in {config.path} (profiles: {known})")
+            raise ConfigError(
+                f"There is no profile {profile_name!r} in {config.path} (its profiles: {known}). "
+                f"Name one of them, or add a [profiles.{profile_name}] table with its url."
+            )
         if starts_embedded:
             raise ConfigError("--profile connects to a server; --graph and --config start one. Use one or the other.")
 
@@ -247,6 +270,7 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
         email=flags.email or (profile.email if profile else None),
         password_env=profile.password_env if profile else None,
         theme=flags.theme or environ.get(THEME_ENV) or config.theme,
+        theme_source=theme_source(flags, environ, config),
         keymap=dict(config.keymap),
         run_options=dict(config.run_options),
         profiles=dict(config.profiles),
@@ -256,6 +280,14 @@ def resolve_settings(flags: Flags, environ: Mapping[str, str], config: ConfigFil
     if profile is not None and profile.assistant_id:
         settings.run_options["assistant_id"] = profile.assistant_id
     return settings
+
+
+def theme_source(flags: Flags, environ: Mapping[str, str], config: ConfigFile) -> str:
+    if flags.theme:
+        return "--theme"
+    if environ.get(THEME_ENV):
+        return f"${THEME_ENV}"
+    return f"the config file {config.path}{line_of(config.path, 'theme')}" if config.theme else ""
 
 
 # -- writing --------------------------------------------------------------------------------------

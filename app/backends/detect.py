@@ -41,13 +41,13 @@ def normalize_kind(kind: str) -> ServerKind:
 
 
 async def _probe(client: httpx.AsyncClient, path: str, headers: dict[str, str]) -> Any:
-    """(status, json or None), or None when the request itself failed."""
+    """(status, json or None), or the error when the request itself failed."""
     import httpx
 
     try:
         response = await client.get(path, headers=headers)
-    except httpx.HTTPError:
-        return None
+    except httpx.HTTPError as error:
+        return error
     try:
         body = response.json()
     except ValueError:
@@ -86,6 +86,13 @@ async def detect_backend_kind(
             _probe(client, f"{origin_of(base)}/health", {}),
             _probe(client, f"/threads/{NO_THREAD}", {"x-api-key": api_key} if api_key else {}),
         )
+    if isinstance(ok, Exception) and not any(isinstance(r, tuple) for r in (info, ping, graph, health)):
+        from .http import unreachable
+
+        raise unreachable(ok, base)
+    ok, info, ping, graph, health, thread = (
+        None if isinstance(r, Exception) else r for r in (ok, info, ping, graph, health, thread)
+    )
     _check_session(base, thread)
     if ping is not None and ping[0] == 200 and _is_tenx_envelope(ping[1]) and ping[1].get("data") == "pong":
         return "10xgraph"
@@ -102,8 +109,6 @@ async def detect_backend_kind(
         and health[1].get("service") == GATEWAY_SERVICE
     ):
         return "deerflow-gateway"
-    if all(result is None for result in (ok, info, ping, graph, health)):
-        raise Unreachable(f"Nothing answers at {base}")
     raise Unreachable(
         f"{base} answers, but not as a LangGraph Agent Server (GET /ok, /info), 10xGraph "
         "(GET /ping, /v1/graph) or DeerFlow's Gateway (GET /health at the server's root)",
@@ -114,10 +119,12 @@ async def detect_backend_kind(
 async def _log_in(session: SessionAuth, client: httpx.AsyncClient, base: str) -> None:
     import httpx
 
+    from .http import unreachable
+
     try:
         await session.log_in(client)
     except httpx.HTTPError as error:
-        raise Unreachable(f"Could not log in: nothing answers at {base} ({error or type(error).__name__})") from error
+        raise unreachable(error, base, "log in") from error
 
 
 def _check_session(base: str, thread: Any) -> None:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
+import socket
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
+from urllib.parse import urlparse
 
 import httpx
 
 from ..models import GraphEdge, GraphInfo, GraphNode
-from .base import BackendError, Conflict, Invalid, NotFound, ServerError, Unauthorized
+from .base import BackendError, Conflict, Invalid, NotFound, ServerError, Unauthorized, Unreachable
 
 T = TypeVar("T")
 
@@ -51,6 +53,32 @@ def error_type(
     if found is not None:
         return found
     return ServerError if status >= 500 else otherwise
+
+
+def unreachable(error: BaseException, url: str, doing: str = "") -> Unreachable:
+    """A request that got no answer, said in words: what httpx says is often empty (a reset
+    connection) or the same for every cause ("All connection attempts failed")."""
+    causes: list[BaseException] = []
+    cause: BaseException | None = error
+    while cause is not None and cause not in causes:
+        causes.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    hint = ""
+    if any(isinstance(cause, socket.gaierror) for cause in causes):
+        words = f"the host name {urlparse(url).hostname} does not resolve (no such host is known)"
+        hint = "Check the host name in the URL."
+    elif any(isinstance(cause, ConnectionRefusedError) for cause in causes):
+        words = f"nothing answers at {url} (the connection was refused: no server listens there)"
+        hint = "Start the server (for example `langgraph dev`), or check the URL's port."
+    elif any(isinstance(cause, ConnectionResetError) for cause in causes):
+        words = f"the server at {url} reset the connection without answering"
+        hint = "Is an agent server listening there? Check the URL and its port."
+    elif isinstance(error, httpx.TimeoutException):
+        words = f"the server at {url} did not answer in time"
+    else:
+        detail = next((str(cause) for cause in causes if str(cause)), type(error).__name__)
+        words = f"nothing answers at {url} ({detail})"
+    return Unreachable(f"Could not {doing}: {words}" if doing else words[0].upper() + words[1:], hint=hint)
 
 
 def broke_mid_request(error: BaseException) -> bool:

@@ -39,9 +39,6 @@ IMPORT_PATHS = (
     ("encryption", "path"),
 )
 """Where a langgraph.json names a Python object by "path/to/file.py:name"."""
-LOG_TAIL_LINES = 12
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-ERROR_LINE = re.compile(r"^[\w.]*(Error|Exception)\b[:(]")
 
 
 class LaunchError(Exception):
@@ -61,20 +58,54 @@ def graph_config(graph: str | None = None, config: Path | None = None) -> dict:
     the server resolves them against its working directory, not the json's folder.
     """
     if config is not None:
-        config = config.resolve()
-        data = json.loads(config.read_text())
-        if not isinstance(data.get("graphs"), dict) or not data["graphs"]:
-            raise LaunchError(f'{config} has no "graphs" section.')
-        return absolute_paths(data, config.parent)
+        return user_config(config.resolve())
     if graph is not None:
         path, sep, attr = graph.rpartition(":")
         if not sep or not path or not attr:
-            raise LaunchError(f"--graph wants FILE.py:ATTR, got {graph!r}.")
+            raise LaunchError(
+                f"--graph wants FILE.py:ATTR (the file, a colon, the name of its compiled graph), got {graph!r}: "
+                "for example --graph my_agent.py:graph."
+            )
         file = Path(path).expanduser().resolve()
         if not file.is_file():
-            raise LaunchError(f"--graph: no such file {file}.")
+            raise LaunchError(f"--graph names {file}, {not_a_file(file)}: check the path.")
         return {"graphs": {"agent": f"{file}:{attr}"}, "dependencies": [str(file.parent)]}
     return {"graphs": {"agent": f"{DEMO_GRAPH}:graph"}, "dependencies": [str(DEMO_GRAPH.parent)]}
+
+
+def user_config(config: Path) -> dict:
+    """The user's langgraph.json, its paths made absolute; LaunchError says what is wrong with it."""
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise LaunchError(f"Cannot read --config {config}: {error.strerror or error}.") from None
+    except UnicodeDecodeError:
+        raise LaunchError(f"--config {config} is not a langgraph.json (not UTF-8 text).") from None
+    except json.JSONDecodeError as error:
+        raise LaunchError(
+            f"--config {config} is not valid JSON: line {error.lineno}, column {error.colno}: {error.msg}. "
+            "Fix that line (it is the langgraph.json `langgraph dev` reads)."
+        ) from None
+    graphs = data.get("graphs") if isinstance(data, dict) else None
+    if not isinstance(graphs, dict) or not graphs:
+        raise LaunchError(
+            f'--config {config} names no graph: it needs a "graphs" section, such as '
+            '"graphs": {"agent": "./my_agent.py:graph"}.'
+        )
+    data = absolute_paths(data, config.parent)
+    for name, spec in data["graphs"].items():
+        path = (spec.get("path") if isinstance(spec, dict) else spec) or ""
+        file = path.rpartition(":")[0] if isinstance(path, str) else ""
+        if file.endswith(".py") and not Path(file).is_file():
+            raise LaunchError(
+                f"--config {config}: the graph {name!r} is in {file}, {not_a_file(Path(file))}. "
+                "Fix its path (a relative path is taken from the json's folder)."
+            )
+    return data
+
+
+def not_a_file(path: Path) -> str:
+    return "which is a folder, not a file" if path.is_dir() else "which does not exist"
 
 
 def absolute_paths(data: dict, base: Path) -> dict:
@@ -244,21 +275,14 @@ class EmbeddedServer:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(2)
 
-    def log_tail(self) -> str:
+    def _failure_text(self) -> str:
+        from .failure import failure_paragraph
+
+        code = self.process.returncode if self.process else None
         try:
             with open(self.log_path, "rb") as log:
                 log.seek(getattr(self, "_log_start", 0))
                 text = log.read().decode(errors="replace")
         except OSError:
-            return ""
-        lines = [ANSI.sub("", line).rstrip() for line in text.splitlines() if line.strip()]
-        errors = list(dict.fromkeys(line for line in lines if ERROR_LINE.search(line)))
-        chosen = errors[-3:] if errors else lines[-LOG_TAIL_LINES:]
-        return "\n".join(line if len(line) < 300 else line[:299] + "…" for line in chosen)
-
-    def _failure_text(self) -> str:
-        code = self.process.returncode if self.process else None
-        return (
-            f"The embedded LangGraph server exited at start-up (status {code}), usually because "
-            f"the graph failed to import. Its last log lines ({self.log_path}):\n{self.log_tail()}"
-        )
+            text = ""
+        return failure_paragraph(text, self.server_dir / "graphs", code, self.log_path)

@@ -27,7 +27,9 @@ from textual.worker import get_current_worker
 
 from ..config import Settings
 from ..logs import RedactSecrets, log, setup_logging
+from ..sentences import whole_sentences
 from ..session import Session
+from ..start_checks import EXIT_USAGE
 from ..styles import STYLES
 from . import (
     heap,
@@ -216,7 +218,8 @@ class ThreadbenchApp(CompatApp):
     def on_mount(self) -> None:
         self.collector.start()
         self.set_interval(CHECK_SECONDS, self.when_idle)
-        apply_config(self)
+        if not apply_config(self):
+            return
         self._theme_ready = True
         self.set_timer(WARM_UP_AFTER, self.warm_up)
         if self._given_backend is None and self.settings.embedded and not self.embedded.start():
@@ -275,7 +278,8 @@ class ThreadbenchApp(CompatApp):
                 self.fail(error.with_hint().strip())
                 return
             self.session.backend = self.connections.wrap(backend)
-        check_keymap(self)
+        if not check_keymap(self):
+            return
         shell = next((screen for screen in self.screen_stack if isinstance(screen, ShellScreen)), None)
         if shell is None:
             self.push_screen(MainScreen())
@@ -316,9 +320,10 @@ class ThreadbenchApp(CompatApp):
         return [s for h in log.handlers for f in h.filters if isinstance(f, RedactSecrets) for s in f.secrets]
 
     def fail(self, text: str) -> None:
-        """Exit with status 2 and one clear paragraph (shown after the screen is restored)."""
+        """Exit with status 2 and one clear paragraph (shown after the screen is restored), as
+        every bad start-up input does (start_checks.py)."""
         log.error("%s", text)
-        self.exit(return_code=2, message=Text(f"threadbench: {text}"))
+        self.exit(return_code=EXIT_USAGE, message=Text(f"threadbench: {whole_sentences(text)}"))
 
     def log_error(self, text: str) -> None:
         log.warning("%s", text)

@@ -310,7 +310,7 @@ def test_replay_of_a_missing_file_says_so(tmp_path: Path, capsys) -> None:
 def test_record_folder_that_cannot_be_written_is_refused_at_once(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(UsageError, match="cannot write recordings"):
+    with pytest.raises(UsageError, match="Cannot write recordings"):
         record_folder(blocker / "sub")
     assert record_folder(tmp_path / "new" / "dir") == tmp_path / "new" / "dir"
 

@@ -4,16 +4,14 @@ embedded server started and stopped for real."""
 from __future__ import annotations
 
 import os
-import pty
-import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from support.waiting import POLL, eventually_blocking
+from support.terminal import Terminal
+from support.waiting import eventually_blocking
 from threadbench.embedded.launcher import free_port
 
 GOOD_GRAPH = """
@@ -43,52 +41,6 @@ def server_pids(marker: str) -> list[int]:
     return [int(pid) for pid in found.stdout.split()]
 
 
-class Terminal:
-    """The app in a pseudo-terminal, the way a person starts it."""
-
-    def __init__(self, *args: str) -> None:
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: become the app
-            os.environ.update(TERM="xterm-256color", COLUMNS="120", LINES="40")
-            os.execv(sys.executable, [sys.executable, "-m", "threadbench", *args])
-        self.output = b""
-
-    def read(self, seconds: float) -> None:
-        """What the app writes for `seconds` (read_until's step)."""
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([self.fd], [], [], left)
-            if ready:
-                try:
-                    self.output += os.read(self.fd, 65536)
-                except OSError:
-                    return
-
-    def read_until(self, done, timeout: float = 30, what: str = "") -> None:
-        """Read until `done()` holds (looked at again as output comes, or every POLL)."""
-        deadline = time.monotonic() + timeout
-        while not done():
-            assert time.monotonic() < deadline, f"timed out waiting for {what}: ...{self.output[-1500:]!r}"
-            self.read(POLL)
-
-    def send(self, data: bytes) -> None:
-        os.write(self.fd, data)
-
-    def wait(self, timeout: float = 20) -> int:
-        """The app's exit status, once it has exited (what it writes meanwhile is read)."""
-        codes: list[int] = []
-
-        def exited() -> bool:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                codes.append(os.waitstatus_to_exitcode(status))
-            return bool(pid)
-
-        self.read_until(exited, timeout, "the app to exit")
-        os.close(self.fd)
-        return codes[0]
-
-
 def test_version_and_help():
     result = run_cli("--version")
     assert result.returncode == 0 and result.stdout.startswith("threadbench ")
@@ -96,6 +48,19 @@ def test_version_and_help():
     assert result.returncode == 0
     for flag in ("--url", "--api-key", "--graph", "--config", "--data-dir", "--backend"):
         assert flag in result.stdout
+    for command in ("threadbench replay FILE", "threadbench serve", "threadbench config"):
+        assert command in " ".join(result.stdout.split()), command  # (argparse wraps the epilog)
+
+
+def test_serve_takes_the_flags_every_command_takes_and_hands_them_to_each_tab():
+    result = run_cli("serve", "--help")
+    assert result.returncode == 0
+    for flag in ("--data-dir", "--theme", "--debug", "--port"):
+        assert flag in result.stdout
+    from threadbench.serve import build_parser, common_args
+
+    options, rest = build_parser().parse_known_args(["--theme", "nord", "--url", "http://h:1", "--data-dir", "/d"])
+    assert [*common_args(options), *rest] == ["--theme", "nord", "--data-dir", "/d", "--url", "http://h:1"]
 
 
 @pytest.mark.parametrize("url", ["localhost:2024", "ftp://example.com", "http://"])
@@ -113,22 +78,18 @@ def test_an_unreachable_server_is_one_clear_paragraph_and_status_2():
     assert "Traceback" not in result.stderr
 
 
+def test_ctrl_c_at_the_password_prompt_is_no_traceback(tmp_path: Path):
+    env = {key: value for key, value in os.environ.items() if key != "THREADBENCH_PASSWORD"}
+    term = Terminal("--url", "http://127.0.0.1:9", "--email", "me@example.com", "--data-dir", str(tmp_path), env=env)
+    term.read_until(lambda: b"Password for me@example.com" in term.output, 20, "the password prompt")
+    term.send(b"\x03")
+    assert term.wait(timeout=20) == 130
+    assert b"Traceback" not in term.output
+
+
 def test_url_and_graph_together_are_refused():
     result = run_cli("--url", "http://127.0.0.1:1", "--graph", "x.py:graph")
     assert result.returncode == 2 and "one or the other" in result.stderr
-
-
-def test_a_graph_that_fails_to_import_shows_the_servers_error_and_exits_2(tmp_path: Path):
-    broken = tmp_path / "broken.py"
-    broken.write_text("import module_that_does_not_exist_42\n")
-    term = Terminal("--graph", f"{broken}:graph", "--data-dir", str(tmp_path / "data"))
-    status = term.wait(timeout=60)
-    text = term.output.decode(errors="replace")
-    assert status == 2
-    assert "failed to import" in text
-    assert "module_that_does_not_exist_42" in text
-    assert "Traceback" not in text
-    assert not server_pids(str(tmp_path))
 
 
 def test_quitting_stops_the_embedded_server(tmp_path: Path):

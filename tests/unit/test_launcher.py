@@ -16,6 +16,7 @@ from threadbench.embedded.launcher import DEMO_GRAPH, EmbeddedServer, graph_conf
 
 def test_relative_graph_paths_in_a_config_are_made_absolute(tmp_path: Path):
     (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "agent.py").touch()  # (a graph file that does not exist is refused)
     config = tmp_path / "proj" / "langgraph.json"
     config.write_text(json.dumps({"graphs": {"a": "./agent.py:graph", "b": "pkg.mod:graph"}, "env": ".env"}))
     data = graph_config(config=config)
@@ -27,6 +28,7 @@ def test_relative_graph_paths_in_a_config_are_made_absolute(tmp_path: Path):
 def test_every_key_of_a_config_is_kept_with_its_relative_paths_made_absolute(tmp_path: Path):
     project = tmp_path / "proj"
     project.mkdir()
+    (project / "agent.py").touch()
     config = project / "langgraph.json"
     config.write_text(
         json.dumps(

@@ -41,7 +41,7 @@ from ..base import (
     Unauthorized,
     Unreachable,
 )
-from ..http import Uncancelled, error_type, once_more_if_broken, one_line, refusal_words, refused_options
+from ..http import Uncancelled, error_type, once_more_if_broken, one_line, refusal_words, refused_options, unreachable
 from ..session_auth import SessionAuth, asks_to_log_in
 from .streaming import StreamPosition, run_event_from_part
 
@@ -191,7 +191,7 @@ class Connection:
         if isinstance(err, (httpx.UnsupportedProtocol, httpx.InvalidURL)):
             return Invalid(f"Could not {doing}: {self.url!r} is not a usable http(s) URL ({err})")
         if isinstance(err, (httpx.ConnectError, httpx.ConnectTimeout)):
-            return Unreachable(f"Could not {doing}: nothing answers at {self.url} ({err or type(err).__name__})")
+            return unreachable(err, self.url, doing)
         if isinstance(err, httpx.TimeoutException):
             return Unreachable(f"Could not {doing}: the server at {self.url} did not answer in time")
         if isinstance(err, httpx.TransportError):  # ReadError, RemoteProtocolError, ...
