@@ -18,6 +18,8 @@ from threadbench.ui.screens.help import all_binding_ids, group_rows
 REGIONS = {"sidebar": ThreadSidebar, "chat-pane": Conversation, "inspector": Inspector}
 SPANNING = {"refresh", "compare", "fan_out"}
 """The screen's own keys: they act on more than one region."""
+LAYOUT = {"toggle_pane('sidebar')", "toggle_pane('inspector')", "zoom"}
+"""And the keys that lay the regions out (pane_layout.py)."""
 
 
 def bound_on_the_screen() -> dict[str, Binding]:
@@ -54,11 +56,11 @@ def test_every_region_key_id_is_in_the_keymap_and_the_help_lists_it() -> None:
 
 def test_the_screen_binds_each_key_once_in_key_order_and_keeps_only_the_keys_that_span_regions() -> None:
     assert [b.id for b in MainScreen.BINDINGS if isinstance(b, Binding)] == list(KEY_ORDER)
-    assert {b.action for b in OWN_KEYS} == SPANNING
+    assert {b.action for b in OWN_KEYS} == SPANNING | LAYOUT
     # no action of the screen's that forwards to a region: the router, and what spans the regions
     actions = {name.removeprefix("action_") for name in dir(MainScreen) if name.startswith("action_")}
     textuals = {name.removeprefix("action_") for name in dir(Screen) if name.startswith("action_")}
-    assert actions - textuals == {"region", *SPANNING}
+    assert actions - textuals == {"region", *SPANNING, "toggle_pane", "zoom", "close_over"}
 
 
 def test_a_key_without_an_id_or_out_of_key_order_is_refused() -> None:
