@@ -145,7 +145,7 @@ class StateDiff:
                 yield DiffLine(todo.kind, todo.content, todo.before, todo.after)
         if self.next_changed:
             yield DiffLine("section", "next")
-            yield DiffLine("changed", "next", _list_text(self.next_before), _list_text(self.next_after))
+            yield DiffLine("changed", "nodes to run", _list_text(self.next_before), _list_text(self.next_after))
         if self.empty:
             yield DiffLine("info", "no changes")
 
