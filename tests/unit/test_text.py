@@ -1,6 +1,7 @@
 from datetime import UTC, datetime, timedelta
 
 from threadbench.ui.text import clean, one_line, plain, relative_time
+from threadbench.ui.thread_export import path_lines
 
 
 def test_control_characters_become_visible():
@@ -22,3 +23,9 @@ def test_one_line_and_relative_time():
     assert relative_time(now - timedelta(minutes=5), now) == "5m"
     assert relative_time(now - timedelta(days=2), now) == "2d"
     assert relative_time(None, now) == ""
+
+
+def test_a_path_is_broken_into_lines_after_its_slashes() -> None:
+    path = "/tmp/exports/a-rather-long-folder-name/another-level/export-me-please.md"
+    assert path_lines(path, 30) == "/tmp/exports/\na-rather-long-folder-name/\nanother-level/\nexport-me-please.md"
+    assert path_lines(path, 200) == path and path_lines("thread.md", 5) == "thread.md"
