@@ -9,7 +9,7 @@ import random
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import make_app, open_tagged, screen_lines, tag, wait_for, wait_ready
+from support.driving import make_app, open_tagged, screen_lines, tag, wait_for, wait_ready, working
 from textual import events
 from textual.geometry import Offset
 from threadbench.thread_import import supersteps_from_messages
@@ -176,3 +176,46 @@ async def test_known_drags_select_what_was_dragged_over(server_url):
         opened = set(chat.opened)
         await drag(pilot, where(app, chat, "Plan B costs 5"), where(app, chat, "▼ tool call"))
         assert chat.opened == opened
+
+
+async def mouse_over(pilot, widget) -> None:
+    """Clicks, drags and the wheel over `widget`'s region: the app still runs after each."""
+    app, region = pilot.app, widget.region
+    points = [
+        Offset(x, y)
+        for y in range(region.y, region.bottom, max(1, region.height // 5))
+        for x in (region.x, region.x + region.width // 2, region.right - 1)
+    ]
+    for start, end in zip(points, reversed(points), strict=True):
+        await drag(pilot, start, end)
+        for kind in (events.MouseDown, events.MouseUp, events.MouseScrollDown, events.MouseScrollDown):
+            mouse(app, kind, start)
+        mouse(app, events.MouseScrollUp, end)
+        await pilot.pause()
+        assert app.is_running, f"the app ended after the mouse at {start} over {widget}"
+
+
+async def test_clicks_drags_and_the_wheel_over_the_other_line_views_never_crash(server_url):
+    metadata = tag()
+    client = get_client(url=server_url)
+    thread = await client.threads.create(graph_id="agent", metadata=metadata)
+    for text in ("think", "plan a report"):
+        await client.runs.wait(thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": text}]})
+    app = make_app(server_url)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread["thread_id"])
+        screen = app.screen
+        screen.query_one("#composer").focus()
+        await pilot.press(*"hello", "enter")  # (a run streamed here: the Events tab's rows)
+        inspector = screen.inspector
+        await wait_for(pilot, lambda: inspector.event_log.count > 0 and not working(app, "run"), what="the run")
+        await mouse_over(pilot, screen.query_one("#thread-list"))
+        for tab, view in (("tab-state", "#state-tree"), ("tab-timeline", "#timeline"), ("tab-events", "#event-lines")):
+            inspector.active = tab
+            await pilot.pause()
+            await mouse_over(pilot, screen.query_one(view))
+        screen.query_one("#thread-list").focus()
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.screen.query("#runs-table"), what="the runs screen")
+        await mouse_over(pilot, app.screen.query_one("#runs-table"))
