@@ -113,7 +113,7 @@ async def test_drags_between_many_points_never_crash_and_take_only_the_lines_tex
         region, screen = chat.scrollable_content_region, app.screen
         inside = [
             Offset(x, y)
-            for y in range(region.y, region.bottom, 4)
+            for y in range(region.y, region.bottom, 5)
             for x in (region.x - 1, region.x, region.x + 3, region.x + 20, region.right - 1, region.right + 1)
         ]  # the padding, the gutter, the text, past a line's end, the scrollbar
         outside = [Offset(region.x + 5, 0), Offset(region.x + 5, 60), Offset(150, region.y + 5), Offset(-3, -3)]
@@ -147,11 +147,16 @@ async def test_known_drags_select_what_was_dragged_over(server_url):
         assert await drag(pilot, where(app, chat, "Plan A is"), where(app, chat, "Plan A is", 40)) == (
             "Plan A is the cheaper one."
         )
-        # from the gutter (a line's first character) past the end of the next, either way
+        # from a line's first character past the end of the next, either way
         first, then = where(app, chat, "First I weigh"), where(app, chat, "Then I search", 40)
         whole = "First I weigh the plans.\nThen I search for their costs."
-        assert await drag(pilot, Offset(left, first.y), then) == whole
-        assert await drag(pilot, then, Offset(left, first.y)) == whole
+        assert await drag(pilot, first, then) == whole
+        assert await drag(pilot, then, first) == whole
+        # from the gutter: no gutter taken (the screen counts a cell with no place in the text
+        # as the line's end), and from a margin's blank row: as far as it, not the thread's end
+        assert await drag(pilot, Offset(left, first.y), then) == "\nThen I search for their costs."
+        two = where(app, chat, "two plans")
+        assert await drag(pilot, two, Offset(left + 10, two.y + 1)) == "two plans and show me the code."
         # across messages and folds: each line's text, no gutter, a margin an empty line
         assert await drag(pilot, where(app, chat, "look them"), where(app, chat, "Plan B costs 5", 5)) == (
             'look them up.\n ▼ tool call search  {"query": "plan costs"} \n\n{\n  "query": "plan costs"\n}\n\n'
@@ -159,14 +164,14 @@ async def test_known_drags_select_what_was_dragged_over(server_url):
         )
         # a table's row, from its gutter
         row = where(app, chat, "│ A")
-        assert await drag(pilot, Offset(left, row.y), Offset(left + 40, row.y)) == "│ A    │ 3    │"
+        assert await drag(pilot, row, Offset(left + 40, row.y)) == "│ A    │ 3    │"
         # a code line scrolled sideways: what shows of it
         chat.scroll_to(x=10)
         await wait_for(pilot, lambda: chat.scroll_x == 10, what="the code scrolled")
         code = where(app, chat, "'A': 3")
         last = chat.scrollable_content_region.right - 1
         shown = screen_lines(app)[code.y][left + 2 : last + 1]
-        assert await drag(pilot, Offset(left, code.y), Offset(last, code.y)) == shown
+        assert await drag(pilot, Offset(left + 2, code.y), Offset(last, code.y)) == shown
         assert shown == ("  " + CODE_LINE)[10 : 10 + len(shown)]  # (a code block's lines start two cells in)
         chat.scroll_to(x=0)
         # out of the chat, over the composer: from there to the thread's end (and what lies between)

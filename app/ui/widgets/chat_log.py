@@ -27,7 +27,7 @@ from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.content import Content
-from textual.geometry import Offset, Region, Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
@@ -437,7 +437,6 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             self._gutters[id(line.gutter)] = gutter
         if line_no >= 0:
             text = text.apply_offsets(scroll_x, line_no)
-            gutter = _starting_at(gutter, scroll_x, line_no)
         strip = Strip.join([gutter, text]).crop(0, width)
         if span is None:
             self._strips[key] = strip
@@ -482,11 +481,15 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         for line_no in range(first, min(last, total - 1) + 1):
             found = self.line_at(line_no)
             texts.append(found[1].content.expand_tabs(8).plain if found is not None else "")  # (as drawn)
-        shifted = Selection(
-            Offset(start.x, 0) if start is not None else None,
-            Offset(end.x, last - first) if end is not None else None,
-        )
-        return shifted.extract("\n".join(texts)), "\n"
+        if not texts:
+            return "", "\n"
+        # (cut here: Selection.extract splits the text with splitlines, which drops a last
+        # empty line, and a drag that ended on a margin's row took nothing of its first line)
+        if end is not None and last < total:
+            texts[-1] = texts[-1][: end.x]
+        if start is not None:
+            texts[0] = texts[0][start.x :]
+        return "\n".join(texts), "\n"
 
     # -- keys and the mouse -----------------------------------------------------------------------
 
@@ -601,12 +604,3 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             event.stop()
             self.cursor = found[1].target
             self._act_on(found[1].target)
-
-
-def _starting_at(gutter: Strip, x: int, line_no: int) -> Strip:
-    """The gutter, each of its cells where a drag starts or ends at the line's first shown
-    character (the screen finds a drag's place from the cell's offset; an unmarked cell counted
-    as the line's end)."""
-    meta = RichStyle.from_meta({"offset": (x, line_no)})
-    cells = [Segment(char, style + meta if style else meta) for text, style, _ in gutter for char in text]
-    return Strip(cells, gutter.cell_length)
