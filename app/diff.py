@@ -118,7 +118,7 @@ class StateDiff:
         if self.keys:
             parts.append(f"{len(self.keys)} key{'s' * (len(self.keys) != 1)}")
         if self.next_changed:
-            parts.append("next")
+            parts.append("next changed")  # (the section under it is titled "next")
         return " · ".join(parts) or "no changes"
 
     def lines(self, max_messages: int = 200) -> Iterator[DiffLine]:
