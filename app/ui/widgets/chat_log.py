@@ -386,8 +386,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         banner = self._banner_lines()
         if y < len(banner):  # (a drag from it starts at the first line under it)
-            strip = self._line_strip(banner[y], -1, self._width, ".banner")
-            return strip.apply_offsets(0, max(0, self._first_line))
+            return self._line_strip(banner[y], -1, self._width, ".banner").apply_offsets(0, max(0, self._first_line))
         line_no = round(self.scroll_y) + y - self._frame_top
         found = self.line_at(line_no)
         if found is None:  # (a margin, or the blank rows above a short thread: a drag's end too)
@@ -424,9 +423,8 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         for start, end, current in marks:
             content = content.stylize(".match-current" if current else ".match", start, end)
         if span is not None:  # (by character, as the screen counts a selection's offsets)
-            start, end = span
             lit = VisualStyle.from_styles(self.screen.get_component_styles("screen--selection"))
-            content = content.expand_tabs(8).stylize(lit, start, None if end == -1 else end)
+            content = content.expand_tabs(8).stylize(lit, span[0], None if span[1] == -1 else span[1])
         fill = fill or line.fill
         base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
         room = max(0, width - line.gutter.cell_length)
@@ -483,8 +481,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             texts.append(found[1].content.expand_tabs(8).plain if found is not None else "")  # (as drawn)
         if not texts:
             return "", "\n"
-        # (cut here: Selection.extract splits the text with splitlines, which drops a last
-        # empty line, and a drag that ended on a margin's row took nothing of its first line)
+        # (cut here: Selection.extract's splitlines drops a last empty line: a drag to a margin took nothing)
         if end is not None and last < total:
             texts[-1] = texts[-1][: end.x]
         if start is not None:
@@ -494,10 +491,8 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     # -- keys and the mouse -----------------------------------------------------------------------
 
     def scroll_to(self, x: float | None = None, y: float | None = None, *, animate: bool = True, **kwargs: Any) -> None:
-        """Never animated. Each step of an animation settles the view, and a settle that
-        scrolls (one that reached the end scrolls to follow it) stopped the animation under
-        Textual's animator, which then failed removing it (KeyError): down at the end of the
-        chat, or a click on its scrollbar below the thumb, ended the app."""
+        """Never animated: each step of an animation settles the view, whose own scroll (at the end,
+        following it) stopped the animation, and Textual's animator failed removing it (KeyError)."""
         super().scroll_to(x, y, animate=False, **kwargs)
 
     def action_scroll_home(self) -> None:
@@ -595,8 +590,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
 
     def on_click(self, event: events.Click) -> None:
         if self.text_selection is not None:  # (a drag that selected text ends: nothing under its end is clicked)
-            event.prevent_default()
-            event.stop()
+            event.prevent_default().stop()
             return
         line_no = round(self.scroll_y) + event.y - self._top_rows
         found = self.line_at(line_no) if event.y >= self._banner_rows else None
