@@ -26,6 +26,18 @@ def artifact_paths(values: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(path for path in found if isinstance(path, str) and path))
 
 
+def listed(path: str, width: int) -> tuple[str, str]:
+    """(folder, name) of `path` as a list `width` cells wide shows it: the name whole, the
+    folder cut at its start ("…") so that both fit on one row, or left out when the name
+    alone fills it."""
+    folder, slash, name = path.rpartition("/")
+    folder += slash
+    room = width - len(name)
+    if len(folder) <= room:
+        return folder, name
+    return ("…" + folder[len(folder) - room + 1 :] if room >= 2 else ""), name
+
+
 def file_name(path: str) -> str:
     return PurePosixPath(path).name or "artifact"
 

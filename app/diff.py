@@ -118,7 +118,7 @@ class StateDiff:
         if self.keys:
             parts.append(f"{len(self.keys)} key{'s' * (len(self.keys) != 1)}")
         if self.next_changed:
-            parts.append("next")
+            parts.append("next changed")  # (the section under it is titled "next")
         return " · ".join(parts) or "no changes"
 
     def lines(self, max_messages: int = 200) -> Iterator[DiffLine]:
@@ -145,7 +145,7 @@ class StateDiff:
                 yield DiffLine(todo.kind, todo.content, todo.before, todo.after)
         if self.next_changed:
             yield DiffLine("section", "next")
-            yield DiffLine("changed", "next", _list_text(self.next_before), _list_text(self.next_after))
+            yield DiffLine("changed", "nodes to run", _list_text(self.next_before), _list_text(self.next_after))
         if self.empty:
             yield DiffLine("info", "no changes")
 

@@ -43,6 +43,7 @@ from .editor import edit_focused
 from .embedded_host import EmbeddedHost
 from .kept_screens import KeptScreens
 from .shell import ShellScreen, load_main_screen, main_screen_loaded
+from .text import pasted
 from .textual_compat.app_hooks import CompatApp
 from .thread_export import copy_last_reply, export_open_thread
 from .typed_keys import TypedKeys
@@ -338,6 +339,8 @@ class ThreadbenchApp(CompatApp):
         if isinstance(event, events.Key):
             await self.typed_keys.route(event, super().on_event)
         else:
+            if isinstance(event, events.Paste):  # (into whichever field has the focus)
+                event.text = pasted(event.text)
             await super().on_event(event)
 
     async def on_unmount(self) -> None:

@@ -24,6 +24,12 @@ def clean(text: str) -> str:
     return text.translate(_CONTROL)
 
 
+def pasted(text: str) -> str:
+    """A paste as text: its line ends newlines, its other control characters their stand-ins
+    (a paste never drives the terminal, and what is sent is what was shown)."""
+    return clean(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
 def one_line(text: str, limit: int = 80) -> str:
     line = " ".join(clean(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -3,6 +3,7 @@ JSON, with its history if asked), or its last reply copied to the clipboard (y).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -12,6 +13,9 @@ from .text import clean
 
 if TYPE_CHECKING:
     from .app import ThreadbenchApp
+
+TOAST_WIDTH, TOAST_GUTTER = 60, 3
+"""A toast's width, at most half the screen's (Textual's Toast), and its padding and edge."""
 
 
 def export_open_thread(app: ThreadbenchApp) -> None:
@@ -61,7 +65,19 @@ async def export_thread(app: ThreadbenchApp, thread_id: str) -> None:
         app.notify(f"Cannot write {request.path}: {error.strerror or error}", severity="error", markup=False)
         return
     log.info("exported thread %s to %s", thread_id, request.path)
-    app.notify(f"Exported to {request.path}", timeout=4, markup=False)
+    width = min(TOAST_WIDTH, app.size.width // 2) - TOAST_GUTTER
+    app.notify(f"Exported to\n{path_lines(str(request.path.resolve()), width)}", timeout=6, markup=False)
+
+
+def path_lines(path: str, width: int) -> str:
+    """`path` in lines of at most `width` cells, each broken after a "/" (a toast wrapped it at
+    a hyphen, as if the name were cut there); a name longer than a line is folded where it must."""
+    lines = [""]
+    for part in re.findall(r"[^/]*/|[^/]+$", path):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
 
 
 def copy_last_reply(app: ThreadbenchApp) -> None:

@@ -255,3 +255,20 @@ async def test_find_marks_every_match_and_n_goes_to_the_next_across_the_thread()
         chat.find("")
         await pilot.press("n")  # no find: n is not the chat's
         assert chat.find_position == (0, 0)
+
+
+async def test_scrolling_to_the_end_with_a_key_or_the_scrollbar_is_immediate_and_never_ends_the_app():
+    """Each step of an animated scroll settled the view, which scrolled it itself at the end
+    and so stopped the animation under Textual's animator: removing it failed (KeyError)."""
+    app = Chat(long_thread(40))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chat = app.query_one(ChatLog)
+        await pilot.press("up", "up", "down", "down")
+        await pilot.wait_for_animation()
+        assert app.is_running and chat.scroll_y == chat.max_scroll_y
+        await pilot.press("pageup")
+        chat.vertical_scrollbar.action_scroll_down()  # (a click on the scrollbar below its thumb)
+        await pilot.pause()
+        await pilot.wait_for_animation()
+        assert app.is_running and chat.scroll_y == chat.max_scroll_y

@@ -37,11 +37,11 @@ FILES = {
 }
 
 
-async def thread_with_artifacts(url: str) -> tuple[dict, str]:
+async def thread_with_artifacts(url: str, paths: list[str] | None = None) -> tuple[dict, str]:
     metadata = tag()
     client = get_client(url=url)
     thread = await client.threads.create(graph_id="agent", metadata=metadata)
-    values = {"messages": [{"type": "human", "content": "write a report"}], "artifacts": list(FILES)}
+    values = {"messages": [{"type": "human", "content": "write a report"}], "artifacts": paths or list(FILES)}
     await client.threads.update_state(thread["thread_id"], values, as_node="agent")
     return metadata, thread["thread_id"]
 
@@ -133,6 +133,22 @@ async def test_a_server_that_serves_no_files_lists_what_the_state_holds(server_u
         await pilot.press("s")
         await settle(pilot)
         assert isinstance(app.screen, ArtifactsScreen) and "Show a file first" in " ".join(notices(app))
+
+
+async def test_a_long_path_shows_its_name_whole_on_one_row_its_folder_shortened(server_url):
+    long_name = OUT + "research/2026/quarter-four/quarter-notes.md"
+    metadata, thread_id = await thread_with_artifacts(server_url, [long_name, OUT + "report.md"])
+    app = make_app(server_url)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        screen = await open_artifacts(pilot, thread_id)
+        region = screen.query_one("#artifact-list").content_region
+        rows = [line[region.x : region.right].strip() for line in screen_lines(app)[region.y : region.bottom]]
+        assert rows[0].startswith("…") and rows[0].endswith("/quarter-four/quarter-notes.md"), (
+            "the name whole, on the path's one row, the folder cut at its start"
+        )
+        assert "/mnt/user-data/outputs/report.md" in rows[1], "a path that fits, whole"
 
 
 def test_artifacts_view_snapshot_with_a_report_drawn(gateway_stand_in, snap_compare):

@@ -179,7 +179,7 @@ def test_snapshot_event_log(snap_compare):
         log.clock = lambda: next(ticks)
         batch = events(120)
         for end in (40, 80, 120):
-            log.add_events(batch[end - 40 : end], count=end)
+            log.add_events(batch[end - 40 : end], count=40)
         await pilot.pause()
 
     assert snap_compare(Host(), terminal_size=TERMINAL, run_before=run_before)
@@ -438,9 +438,9 @@ async def test_event_log_counts_caps_and_toggles_modes():
         log.clock = lambda: next(ticks)
         batch = events(1500)
         log.add_events(batch[:500], 500)
-        log.add_events(batch[500:1000], 1000)
-        log.add_events(batch[1000:], 1500)
-        log.add_events(events(1000), 2500)
+        log.add_events(batch[500:1000], 500)
+        log.add_events(batch[1000:], 500)
+        log.add_events(events(1000), 1000)
         assert log.count == 2500 and len(log.lines.rows) == 2000
         assert log.lines.rows[0][0] == 501 and log.lines.rows[-1][0] == 2500
         assert round(log.rate) == 750  # (2500 - 1000) events over the last 2 s
@@ -452,6 +452,22 @@ async def test_event_log_counts_caps_and_toggles_modes():
         assert isinstance(app.seen[-1], EventLog.ModesChanged) and "debug" in app.seen[-1].modes
         log.clear()
         assert log.count == 0 and not log.lines.rows
+
+
+async def test_the_header_counts_the_servers_events_and_the_rows_are_numbered_in_order():
+    """The stream pump hands each batch with a message's tokens merged and how many events the
+    server sent for it: "1 event" over 11 rows, numbered 1, 30…37, 1, counted the batch alone."""
+    app = Host()
+    async with app.run_test(size=TERMINAL) as pilot:
+        app.inspector.active = "tab-events"
+        app.inspector.run_began()
+        app.inspector.add_events(events(1), 1)
+        app.inspector.add_events(events(8), 37)  # (tokens merged)
+        app.inspector.add_events(events(2), 2)
+        await pilot.pause()
+        log = app.inspector.event_log
+        assert [row[0] for row in log.lines.rows] == list(range(1, 12))
+        assert "40 events" in " ".join(screen_lines(app)[: log.lines.region.y])
 
 
 async def test_events_that_came_while_the_tab_was_hidden_show_at_the_end_when_it_opens():

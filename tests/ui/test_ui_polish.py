@@ -307,6 +307,8 @@ async def test_export_writes_markdown_and_json_with_history(server_url, tmp_path
         path_input.value = str(tmp_path / "thread.md")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: (tmp_path / "thread.md").exists(), what="the Markdown file")
+        whole = f"Exported to {(tmp_path / 'thread.md').resolve()}"  # (the whole path, broken after a /)
+        await wait_for(pilot, lambda: whole in [n.replace("\n", " ", 1).replace("\n", "") for n in notices(app)])
         markdown = (tmp_path / "thread.md").read_text()
         for piece in (
             "# Export me please",

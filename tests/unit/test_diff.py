@@ -106,6 +106,8 @@ def test_lines_flatten_sections_for_any_renderer(states):
     assert lines[sections.index("keys")].kind == "section"
     next_line = lines[-1]
     assert (next_line.kind, next_line.before, next_line.after) == ("changed", "[tools]", "[agent]")
+    assert next_line.label == "nodes to run", "under its section's title: not 'next next'"
+    assert diff_states(parent_of(states, child), child).summary().endswith("· next changed")
 
 
 def test_summaries_are_short_and_typed():

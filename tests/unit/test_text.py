@@ -1,6 +1,8 @@
 from datetime import UTC, datetime, timedelta
 
+from threadbench.artifacts import listed
 from threadbench.ui.text import clean, one_line, plain, relative_time
+from threadbench.ui.thread_export import path_lines
 
 
 def test_control_characters_become_visible():
@@ -22,3 +24,15 @@ def test_one_line_and_relative_time():
     assert relative_time(now - timedelta(minutes=5), now) == "5m"
     assert relative_time(now - timedelta(days=2), now) == "2d"
     assert relative_time(None, now) == ""
+
+
+def test_a_path_is_broken_into_lines_after_its_slashes() -> None:
+    path = "/tmp/exports/a-rather-long-folder-name/another-level/export-me-please.md"
+    assert path_lines(path, 30) == "/tmp/exports/\na-rather-long-folder-name/\nanother-level/\nexport-me-please.md"
+    assert path_lines(path, 200) == path and path_lines("thread.md", 5) == "thread.md"
+
+
+def test_a_listed_path_keeps_its_name_whole_and_shortens_its_folder() -> None:
+    assert listed("/mnt/user-data/outputs/report.md", 36) == ("/mnt/user-data/outputs/", "report.md")
+    assert listed("/mnt/user-data/outputs/research-notes.md", 36) == ("…user-data/outputs/", "research-notes.md")
+    assert listed("/a/" + "x" * 40 + ".md", 36) == ("", "x" * 40 + ".md")

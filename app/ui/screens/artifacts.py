@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...artifacts import description, file_name, kind_of, lexer_for
+from ...artifacts import description, file_name, kind_of, lexer_for, listed
 from ...backends.base import Backend, BackendError, ServesArtifacts
 from ...models import ArtifactFile
 from ...styles import STYLES
@@ -32,6 +32,11 @@ from ..widgets.key_footer import KeyFooter
 from ..workers import work
 from .confirm import ConfirmScreen
 from .prompt import PromptScreen
+
+LIST_ROOM = 36
+"""The cells of a row of the list (40 wide, styles/artifacts.tcss) before it is laid out."""
+OPTION_PADDING = 2
+"""An option's padding (Textual's OptionList)."""
 
 
 class ArtifactsScreen(Screen[None]):
@@ -61,9 +66,8 @@ class ArtifactsScreen(Screen[None]):
             if self.note:
                 yield Static(Content(self.note), id="artifacts-note")
             with Horizontal(id="artifacts-panes"):
-                yield OptionList(
-                    *[Option(Content(clean(path)), id=str(i)) for i, path in enumerate(self.paths)], id="artifact-list"
-                )
+                rows = [Option(self._row(path), id=str(i)) for i, path in enumerate(self.paths)]
+                yield OptionList(*rows, id="artifact-list")
                 with VerticalScroll(id="artifact-body"):
                     empty = "The thread's state names no artifacts." if not self.paths else "enter shows the file."
                     yield Static(Content.styled(empty, "$text-muted"), id="artifact-text")
@@ -73,6 +77,21 @@ class ArtifactsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#artifact-markdown").display = False
         self.query_one("#artifact-list").focus()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_rows)
+
+    def _fit_rows(self) -> None:
+        """Each file on one row of the list as wide as it is laid out (a long path wrapped,
+        its name cut in the middle)."""
+        listing = self.query_one("#artifact-list", OptionList)
+        width = listing.scrollable_content_region.width - OPTION_PADDING
+        for index, path in enumerate(self.paths):
+            listing.replace_option_prompt_at_index(index, self._row(path, width))
+
+    @staticmethod
+    def _row(path: str, width: int = LIST_ROOM) -> Content:
+        return Content("".join(listed(clean(path), max(1, width))))
 
     @on(OptionList.OptionSelected, "#artifact-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -29,6 +29,8 @@ def install() -> None:
         return
     from .frame_timer import steady_frames
     from .lean_strips import lazy_strip_caches
+    from .pastes import guard_pastes
 
     steady_frames()
     lazy_strip_caches()
+    guard_pastes()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
@@ -26,7 +27,7 @@ from textual import events
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.content import Content
-from textual.geometry import Offset, Region, Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.selection import Selection
 from textual.strip import Strip
@@ -384,12 +385,12 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         banner = self._banner_lines()
-        if y < len(banner):
-            return self._line_strip(banner[y], -1, self._width, ".banner")
+        if y < len(banner):  # (a drag from it starts at the first line under it)
+            return self._line_strip(banner[y], -1, self._width, ".banner").apply_offsets(0, max(0, self._first_line))
         line_no = round(self.scroll_y) + y - self._frame_top
         found = self.line_at(line_no)
-        if found is None:
-            return Strip.blank(self._width, self.visual_style.rich_style)
+        if found is None:  # (a margin, or the blank rows above a short thread: a drag's end too)
+            return Strip.blank(self._width, self.visual_style.rich_style).apply_offsets(0, max(0, line_no))
         return self._line_strip(found[1], line_no, self._width)
 
     def line_at(self, line_no: int) -> tuple[int, ChatLine] | None:
@@ -421,19 +422,19 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         content = line.content.stylize(".fold-cursor", 0, len(line.content)) if cursor else line.content
         for start, end, current in marks:
             content = content.stylize(".match-current" if current else ".match", start, end)
+        if span is not None:  # (by character, as the screen counts a selection's offsets)
+            lit = VisualStyle.from_styles(self.screen.get_component_styles("screen--selection"))
+            content = content.expand_tabs(8).stylize(lit, span[0], None if span[1] == -1 else span[1])
         fill = fill or line.fill
         base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
         room = max(0, width - line.gutter.cell_length)
-        text = self._strip_of(content, base)
-        if span is not None:
-            text = _selected(text, span, self.screen.get_component_rich_style("screen--selection"))
-        text = text.crop_extend(scroll_x, scroll_x + room, base.rich_style)
-        if line_no >= 0:
-            text = text.apply_offsets(scroll_x, line_no)
+        text = self._strip_of(content, base).crop_extend(scroll_x, scroll_x + room, base.rich_style)
         gutter = self._gutters.get(id(line.gutter))  # (by the object: Content compares by its text alone)
         if gutter is None:
             gutter = self._strip_of(line.gutter, self.visual_style)
             self._gutters[id(line.gutter)] = gutter
+        if line_no >= 0:
+            text = text.apply_offsets(scroll_x, line_no)
         strip = Strip.join([gutter, text]).crop(0, width)
         if span is None:
             self._strips[key] = strip
@@ -477,14 +478,22 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         texts = []
         for line_no in range(first, min(last, total - 1) + 1):
             found = self.line_at(line_no)
-            texts.append(found[1].content.plain if found is not None else "")
-        shifted = Selection(
-            Offset(start.x, 0) if start is not None else None,
-            Offset(end.x, last - first) if end is not None else None,
-        )
-        return shifted.extract("\n".join(texts)), "\n"
+            texts.append(found[1].content.expand_tabs(8).plain if found is not None else "")  # (as drawn)
+        if not texts:
+            return "", "\n"
+        # (cut here: Selection.extract's splitlines drops a last empty line: a drag to a margin took nothing)
+        if end is not None and last < total:
+            texts[-1] = texts[-1][: end.x]
+        if start is not None:
+            texts[0] = texts[0][start.x :]
+        return "\n".join(texts), "\n"
 
     # -- keys and the mouse -----------------------------------------------------------------------
+
+    def scroll_to(self, x: float | None = None, y: float | None = None, *, animate: bool = True, **kwargs: Any) -> None:
+        """Never animated: each step of an animation settles the view, whose own scroll (at the end,
+        following it) stopped the animation, and Textual's animator failed removing it (KeyError)."""
+        super().scroll_to(x, y, animate=False, **kwargs)
 
     def action_scroll_home(self) -> None:
         self._following = False
@@ -580,19 +589,12 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         self.app.open_url(href)
 
     def on_click(self, event: events.Click) -> None:
+        if self.text_selection is not None:  # (a drag that selected text ends: nothing under its end is clicked)
+            event.prevent_default().stop()
+            return
         line_no = round(self.scroll_y) + event.y - self._top_rows
         found = self.line_at(line_no) if event.y >= self._banner_rows else None
         if found is not None and found[1].target is not None and found[1].target.startswith("fold:"):
             event.stop()
             self.cursor = found[1].target
             self._act_on(found[1].target)
-
-
-def _selected(strip: Strip, span: tuple[int, int], style: RichStyle) -> Strip:
-    start, end = span
-    end = strip.cell_length if end == -1 else end
-    if end <= start:
-        return strip
-    before, middle, after = strip.divide([start, end, strip.cell_length])[:3]
-    lit = Strip([Segment(text, (seg_style or RichStyle()) + style) for text, seg_style, _ in middle])
-    return Strip.join([before, lit, after])

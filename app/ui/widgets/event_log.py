@@ -144,6 +144,7 @@ class EventLog(Vertical):
         self.clock = clock
         self.max_lines = max_lines
         self.count = 0
+        self.rows_added = 0
         self.last_event = ""
         self.run_id = ""
         self._samples: deque[tuple[float, int]] = deque()
@@ -193,7 +194,7 @@ class EventLog(Vertical):
 
     def clear(self) -> None:
         """A new run starts."""
-        self.count = 0
+        self.count = self.rows_added = 0
         self.last_event = ""
         self.run_id = ""
         self._samples.clear()
@@ -202,15 +203,18 @@ class EventLog(Vertical):
         self._update_header()
 
     def add_events(self, events: list[RunEvent], count: int | None = None) -> None:
-        """A batch of events; `count` is the run's running total (default: counted here)."""
+        """A batch of events, one row each; `count` is how many the server sent for them
+        (the stream pump merges a message's tokens into one event: default, one each). The
+        header counts the server's events, the # column the rows."""
         if not events:
             return
-        total = count if count is not None else self.count + len(events)
-        first = total - len(events) + 1
+        total = self.count + (count if count is not None else len(events))
+        first = self.rows_added + 1
         self.lines.add_rows(
             (first + offset, event.event or event.kind, event.node, event.size, event.kind)
             for offset, event in enumerate(events)
         )
+        self.rows_added += len(events)
         self.count = total
         last = events[-1]
         self.last_event = last.event or last.kind
