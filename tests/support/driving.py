@@ -213,7 +213,7 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
     box.focus()
     await pilot.pause()
     box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
-    await pilot.press("enter")
+    await submit_search(pilot)
     threads = app.screen.sidebar.thread_list
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the tagged thread")
     if app.screen.conversation.thread_id != thread_id:
@@ -224,6 +224,19 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
         lambda: getattr(app.screen.conversation.thread_state, "thread_id", "") == thread_id,
         what="the thread opened",
     )
+
+
+async def submit_search(pilot) -> None:
+    """Enter in the search box (which opens the first match and puts the focus in its
+    composer), then the thread list, as a person goes there with escape: the list's keys
+    act next."""
+    app = pilot.app
+    await pilot.press("enter")
+    await wait_for(
+        pilot, lambda: not working(app, "search-enter") and not app.typed_keys.holding, what="the search's enter"
+    )
+    app.screen.sidebar.thread_list.focus()
+    await pilot.pause()
 
 
 async def send_in_new_thread(pilot, text: str) -> None:

@@ -28,6 +28,7 @@ from ...models import ThreadSummary
 from ...search_index import ConversationSearch
 from ...thread_filter import ThreadFilter, parse_filter
 from ..report import gone, report
+from ..typed_keys import typed_keys
 from ..widgets.safe_input import SafeInput
 from ..widgets.thread_list import ThreadList
 from ..workers import work
@@ -68,6 +69,13 @@ class ThreadSidebar(ThreadActions):
 
         thread_id: str
 
+    @dataclass
+    class SearchChosen(Message):
+        """Enter in the search box: the first match opens and the composer takes what is typed
+        next (the keys typed behind enter are held until the screen releases them)."""
+
+        thread_id: str
+
     SCREEN_KEYS: ClassVar[list[Binding]] = [
         Binding("slash", "focus_search", "Search", id="main.search", tooltip="Search threads"),
         Binding(
@@ -81,6 +89,9 @@ class ThreadSidebar(ThreadActions):
         Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
     ]
     """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
+    BINDINGS = [Binding("down", "focus_threads", "To the matches", show=False)]
+    """Down in the search box goes to the list (the list takes its own down)."""
 
     def __init__(self, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -196,7 +207,30 @@ class ThreadSidebar(ThreadActions):
 
     @on(Input.Submitted, "#thread-search")
     def search_submitted(self) -> None:
-        self.thread_list.focus()
+        """Enter: open the first match and write in it, as enter in a picker goes to what it
+        found. The keys typed behind enter wait for the search's answer (they are the
+        composer's, a draft, never the list's one-letter commands)."""
+        typed_keys(self).hold()
+        self._open_first_match()
+
+    @work(exclusive=True, group="search-enter", exit_on_error=False)
+    async def _open_first_match(self) -> None:
+        chosen = False
+        try:
+            while running := [w for w in self.workers if w.node is self and w.group == "threads" and not w.is_finished]:
+                with contextlib.suppress(Exception):  # (cancelled by a newer search: that one is awaited next)
+                    await running[0].wait()
+            rows = self.thread_list.threads
+            if gone(self):
+                return
+            if not rows:
+                self.notify("No thread matches the search: change it, or escape to the list.", timeout=3)
+                return
+            self.post_message(self.SearchChosen(rows[0].thread_id))
+            chosen = True
+        finally:
+            if not chosen:  # (else the screen releases them once the composer has the focus)
+                typed_keys(self).release()
 
     @work(exclusive=True, group="threads")
     async def load_threads(self, first: bool = False) -> None:

@@ -1,0 +1,84 @@
+"""Pilot: one stray letter changes no data without the person seeing it. The sequences of
+issue 54, typed one key at a time as a person types them: a search ended with enter and a
+word typed after it; a word typed in the thread list. Each test checks the real server
+afterwards (nothing written, or what was written said and undone) and what the screen shows."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_app, notices, tag, wait_for, wait_ready
+from threadbench.ui.screens.confirm import ConfirmScreen
+from threadbench.ui.screens.prompt import PromptScreen
+from threadbench.ui.widgets.composer import Composer
+
+pytestmark = pytest.mark.server
+
+WORD = '"secretword7"'
+
+
+async def tagged_threads(url: str, metadata: dict[str, str], count: int = 1) -> list[str]:
+    """`count` threads carrying `metadata`, each with one exchange (the newest first)."""
+    client = get_client(url=url)
+    made = []
+    for n in range(count):
+        thread = await client.threads.create(metadata=metadata)
+        await client.runs.wait(
+            thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": f"hello {n}"}]}
+        )
+        made.append(thread["thread_id"])
+    return made[::-1]
+
+
+async def server_view(url: str, metadata: dict[str, str]) -> list[tuple[str, str, object]]:
+    """What the server holds of the tagged threads: (id, head checkpoint, metadata), newest first."""
+    client = get_client(url=url)
+    found = []
+    for thread in await client.threads.search(metadata=metadata, limit=50):
+        state = await client.threads.get_state(thread["thread_id"])
+        found.append((thread["thread_id"], state["checkpoint"]["checkpoint_id"], thread["metadata"]))
+    return found
+
+
+async def type_keys(pilot, text: str) -> None:
+    for key in text:
+        await pilot.press(key)
+
+
+async def test_a_word_typed_after_enter_in_the_search_goes_to_the_composer_of_the_first_match(server_url):
+    metadata = tag()
+    newest, older = await tagged_threads(server_url, metadata, count=2)
+    before = await server_view(server_url, metadata)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        screen = app.screen
+        sort_before = screen.sidebar.sort_index
+        await pilot.press("slash")
+        await type_keys(pilot, f"suite={metadata['suite']}")
+        await pilot.press("enter")
+        await type_keys(pilot, WORD)
+        composer = screen.query_one(Composer)
+        await wait_for(pilot, lambda: composer.text == WORD, what="the word in the composer")
+        assert screen.focused is composer
+        assert screen.conversation.thread_id == newest  # the first match, opened
+        assert screen.sidebar.thread_list.highlighted_thread_id == newest
+        assert app.screen is screen  # no dialog opened
+        assert screen.sidebar.sort_index == sort_before  # s typed no sort
+        assert [t.thread_id for t in screen.sidebar.thread_list.threads] == [newest, older]
+    assert await server_view(server_url, metadata) == before  # nothing written
+
+
+async def test_enter_on_a_search_that_finds_nothing_keeps_the_search_box(server_url):
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        screen = app.screen
+        await pilot.press("slash")
+        await type_keys(pilot, f"suite={tag()['suite']}")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("No thread matches" in n for n in notices(app)), what="the notice")
+        await type_keys(pilot, "es")
+        box = screen.query_one("#thread-search")
+        assert screen.focused is box and box.value.endswith("es")
+        assert app.screen is screen
