@@ -22,6 +22,7 @@ KEY_ORDER = (
     "main.send",
     "main.rename",
     "main.delete",
+    "main.undo",
     "main.sort",
     "main.refresh",
     "main.cancel",
