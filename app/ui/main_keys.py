@@ -29,6 +29,7 @@ KEY_ORDER = (
     "main.compose",
     "main.options",
     "main.answer",
+    "main.find",
     "main.older",
     "main.newer",
     "main.older_turn",

@@ -1,0 +1,77 @@
+"""Pilot: find and move from anywhere (issue 54). ctrl+f opens the chat's find bar from the
+composer and the thread list (the composer's own ctrl+f deleted a word, and the next word was
+sent), escape in it goes back to where the person was; tab leaves the chat after its last fold
+and shift+tab before its first."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph_sdk import get_client
+from support.driving import TERMINAL, make_app, open_tagged, tag, wait_for, wait_ready
+from threadbench.ui.widgets.chat_find import ChatFind
+from threadbench.ui.widgets.chat_log import ChatLog
+from threadbench.ui.widgets.composer import Composer
+
+pytestmark = pytest.mark.server
+
+
+async def thread_with_folds(url: str) -> tuple[dict[str, str], str]:
+    """A thread whose replies hold folds (reasoning, tool calls and their results)."""
+    metadata = tag()
+    client = get_client(url=url)
+    thread = await client.threads.create(metadata=metadata)
+    await client.runs.wait(
+        thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": "plan file think hello"}]}
+    )
+    return metadata, thread["thread_id"]
+
+
+async def test_ctrl_f_finds_from_the_composer_and_the_list_and_escape_goes_back(server_url):
+    metadata, thread_id = await thread_with_folds(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        screen = app.screen
+        finder = screen.query_one(ChatFind)
+        composer = screen.query_one(Composer)
+        threads = screen.sidebar.thread_list
+        for start in (composer, threads):
+            start.focus()
+            await pilot.pause()
+            if start is composer:
+                composer.show_draft("my draft stays")
+            await pilot.press("ctrl+f")
+            await wait_for(pilot, lambda: screen.focused is finder.input, what="the find bar")
+            for key in "todos":
+                await pilot.press(key)
+            await wait_for(pilot, lambda: "match" in str(finder.query_one("#chat-find-count").visual), what="marks")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: screen.focused is start, what="the focus back where ctrl+f was pressed")
+            assert not finder.has_class("-open")
+        assert composer.text == "my draft stays"  # nothing deleted, nothing typed there, nothing sent
+        assert len(screen.conversation.thread_state.messages) == len(
+            (await get_client(url=server_url).threads.get_state(thread_id))["values"]["messages"]
+        )
+
+
+async def test_tab_leaves_the_chat_after_its_last_fold_and_shift_tab_before_its_first(server_url):
+    metadata, thread_id = await thread_with_folds(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        screen = app.screen
+        chat = screen.query_one(ChatLog)
+        await wait_for(pilot, lambda: chat.entries, what="the chat")
+        for step, key in ((1, "tab"), (-1, "shift+tab")):
+            chat.focus()
+            await pilot.press("end" if step < 0 else "home")
+            visited: list[str] = []
+            for _ in range(40):
+                await pilot.press(key)
+                if screen.focused is not chat:
+                    break
+                visited.append(chat.cursor or "")
+            assert screen.focused is not chat, f"{key} never left the chat: {visited[-5:]}"
+            assert len(visited) >= 3 and len(set(visited)) == len(visited), visited  # each fold once
