@@ -1,13 +1,14 @@
 """Pilot: find and move from anywhere (issue 54). ctrl+f opens the chat's find bar from the
 composer and the thread list (the composer's own ctrl+f deleted a word, and the next word was
 sent), escape in it goes back to where the person was; tab leaves the chat after its last fold
-and shift+tab before its first."""
+and shift+tab before its first; alt+1…4 show and focus the inspector's tabs from anywhere."""
 
 from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, make_app, open_tagged, tag, wait_for, wait_ready
+from threadbench.ui.regions.inspector import TAB_FOCUS
 from threadbench.ui.widgets.chat_find import ChatFind
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.composer import Composer
@@ -75,3 +76,24 @@ async def test_tab_leaves_the_chat_after_its_last_fold_and_shift_tab_before_its_
                 visited.append(chat.cursor or "")
             assert screen.focused is not chat, f"{key} never left the chat: {visited[-5:]}"
             assert len(visited) >= 3 and len(set(visited)) == len(visited), visited  # each fold once
+
+
+async def test_alt_digits_show_and_focus_each_inspector_tab_from_anywhere(server_url):
+    metadata, thread_id = await thread_with_folds(server_url)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        screen = app.screen
+        composer = screen.query_one(Composer)
+        for key, tab in zip(
+            ("alt+2", "alt+3", "alt+4", "alt+1"), ("tab-timeline", "tab-graph", "tab-events", "tab-state"), strict=True
+        ):
+            composer.focus()
+            await pilot.pause()
+            await pilot.press(key)
+            await wait_for(pilot, lambda: screen.inspector.active == tab, what=f"{key} shows {tab}")
+            assert screen.focused is screen.query_one(TAB_FOCUS[tab])
+            assert composer.text == ""  # typed nowhere
+        footer = {str(k.description): str(k.key_display) for k in screen.query("FooterKey")}
+        assert footer.get("Tabs") == "alt+1…4"

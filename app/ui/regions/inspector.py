@@ -41,6 +41,14 @@ from ..widgets.timeline import Timeline, clock_time
 from .history import InspectorHistory
 
 DIFFS_KEPT = 128
+TAB_FOCUS = {
+    "tab-state": "#state-tree",
+    "tab-timeline": "#timeline-list",
+    "tab-graph": "#graph-view",
+    "tab-events": "#event-lines",
+}
+"""What takes the focus when a tab's key shows it: the tab's content (not the filter or the
+event-mode boxes above it)."""
 
 
 class FilterInput(Input):
@@ -61,6 +69,40 @@ class Inspector(InspectorHistory):
             show=False,
             id="main.artifacts",
             tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
+        ),
+        # alt+digit: no text box types it, no widget of the app binds it. The footer shows the
+        # four as one key (its display is dropped when the keymap rebinds it).
+        Binding(
+            "alt+1",
+            "show_state_tab",
+            "Tabs",
+            key_display="alt+1…4",
+            id="main.tab_state",
+            tooltip="Inspector: the State tab (alt+2, 3 and 4: the other tabs)",
+        ),
+        Binding(
+            "alt+2",
+            "show_timeline_tab",
+            "Timeline",
+            show=False,
+            id="main.tab_timeline",
+            tooltip="Inspector: the Timeline tab (checkpoints, time travel)",
+        ),
+        Binding(
+            "alt+3",
+            "show_graph_tab",
+            "Graph",
+            show=False,
+            id="main.tab_graph",
+            tooltip="Inspector: the Graph tab (the graph drawn)",
+        ),
+        Binding(
+            "alt+4",
+            "show_events_tab",
+            "Events",
+            show=False,
+            id="main.tab_events",
+            tooltip="Inspector: the Events tab (a run's stream events)",
         ),
     ]
     """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
@@ -266,6 +308,26 @@ class Inspector(InspectorHistory):
         state = self.live_state
         paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
         self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
+
+    def action_show_state_tab(self) -> None:
+        self.show_tab("tab-state")
+
+    def action_show_timeline_tab(self) -> None:
+        self.show_tab("tab-timeline")
+
+    def action_show_graph_tab(self) -> None:
+        self.show_tab("tab-graph")
+
+    def action_show_events_tab(self) -> None:
+        self.show_tab("tab-events")
+
+    def show_tab(self, tab: str) -> None:
+        """alt+1…4: the tab, and the focus in it (wherever the focus was on the screen)."""
+        if self.get_tab(tab).disabled:
+            self.notify(self.get_tab(tab).tooltip or "This server has no such tab.", severity="warning", timeout=3)
+            return
+        self.active = tab
+        self.query_one(TAB_FOCUS[tab]).focus()
 
     # -- local work ----------------------------------------------------------------------------
 
