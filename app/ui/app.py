@@ -93,8 +93,9 @@ class ThreadbenchApp(CompatApp):
         (they sit above it)."""
         from .main_screen import MainScreen
         from .regions.inspector import FilterInput
+        from .regions.thread_sidebar import ThreadSidebar
 
-        return {"Main screen": MainScreen, "State filter": FilterInput}
+        return {"Main screen": MainScreen, "Search box": ThreadSidebar, "State filter": FilterInput}
 
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="app.quit", tooltip="Quit Threadbench"),

@@ -90,7 +90,16 @@ class ThreadSidebar(ThreadActions):
     ]
     """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
-    BINDINGS = [Binding("down", "focus_threads", "To the matches", show=False)]
+    BINDINGS = [
+        Binding(
+            "down",
+            "focus_threads",
+            "To the matches",
+            show=False,
+            id="search.matches",
+            tooltip="From the search box to the matches (enter opens the first)",
+        )
+    ]
     """Down in the search box goes to the list (the list takes its own down)."""
 
     def __init__(self, clock=None, **kwargs) -> None:

@@ -87,6 +87,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     listed: list[tuple[str, type[DOMNode] | None, bool]] = [
         ("Everywhere", app_class, False),
         ("Main screen", owners.get("Main screen"), False),
+        ("Search box", owners.get("Search box"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
         ("Find in the chat", ChatFind, False),
