@@ -210,11 +210,16 @@ def all_binding_ids(app_class: type[App]) -> set[str]:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key, grouped by where it works; type to filter."""
+    """Every key, grouped by where it works; what is typed filters at once (the filter has the
+    focus; the arrows and page keys move in the table from there)."""
 
     BINDINGS = [
         Binding("escape,f1", "close", "Close", id="help.close"),
         Binding("slash", "focus_filter", "Filter", id="help.filter"),
+        Binding("up", "move(-1)", "Up", show=False, id="help.up"),
+        Binding("down", "move(1)", "Down", show=False, id="help.down"),
+        Binding("pageup", "move(-10)", "Page up", show=False, id="help.page_up"),
+        Binding("pagedown", "move(10)", "Page down", show=False, id="help.page_down"),
     ]
 
     CSS = """
@@ -243,7 +248,10 @@ class HelpScreen(ModalScreen[None]):
             yield Input(placeholder="filter: a key, an action or an id", id="help-filter")
             yield DataTable(id="help-table", cursor_type="row", zebra_stripes=False, show_cursor=True)
             yield Static(
-                Content.styled('esc close · / filter · rebind a key in the config file: [keymap] "id" = "keys"', "dim"),
+                Content.styled(
+                    'type to filter · ↑↓ move · esc close · rebind a key in the config file: [keymap] "id" = "keys"',
+                    "dim",
+                ),
                 id="help-hint",
             )
 
@@ -254,7 +262,7 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("action", width=52, key="action")
         table.add_column("id (to rebind)", width=28, key="id")
         self.show_rows("")
-        table.focus()
+        self.query_one("#help-filter", Input).focus()
 
     def key_text(self, keys: list[str]) -> str:
         return "  ".join(self.app.get_key_display(Binding(key, "")) for key in keys)
@@ -263,6 +271,8 @@ class HelpScreen(ModalScreen[None]):
         table = self.query_one("#help-table", DataTable)
         table.clear()
         needle = text.strip().casefold()
+        if len(needle) > 1 and needle.startswith("/"):
+            needle = needle[1:]  # (the filter's old key, typed by habit: "/copy" is "copy")
         for group in self.groups:
             rows = [
                 row
@@ -295,6 +305,12 @@ class HelpScreen(ModalScreen[None]):
 
     def action_focus_filter(self) -> None:
         self.query_one("#help-filter", Input).focus()
+
+    def action_move(self, rows: int) -> None:
+        """The arrows and page keys in the filter move the table's cursor (the table takes
+        its own when it has the focus)."""
+        table = self.query_one("#help-table", DataTable)
+        table.move_cursor(row=min(max(table.cursor_row + rows, 0), max(table.row_count - 1, 0)))
 
     def action_close(self) -> None:
         self.dismiss(None)
