@@ -1,13 +1,15 @@
 """Pilot: find and move from anywhere (issue 54). ctrl+f opens the chat's find bar from the
 composer and the thread list (the composer's own ctrl+f deleted a word, and the next word was
 sent), escape in it goes back to where the person was; tab leaves the chat after its last fold
-and shift+tab before its first; alt+1…4 show and focus the inspector's tabs from anywhere."""
+and shift+tab before its first; alt+1…4 show and focus the inspector's tabs from anywhere; the
+palette finds actions by the words people use."""
 
 from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, open_tagged, tag, wait_for, wait_ready
+from support.driving import TERMINAL, make_app, open_tagged, settle, tag, wait_for, wait_ready
+from textual.command import CommandList, CommandPalette
 from threadbench.ui.regions.inspector import TAB_FOCUS
 from threadbench.ui.widgets.chat_find import ChatFind
 from threadbench.ui.widgets.chat_log import ChatLog
@@ -97,3 +99,47 @@ async def test_alt_digits_show_and_focus_each_inspector_tab_from_anywhere(server
             assert composer.text == ""  # typed nowhere
         footer = {str(k.description): str(k.key_display) for k in screen.query("FooterKey")}
         assert footer.get("Tabs") == "alt+1…4"
+
+
+def palette_prompts(app) -> list[str]:
+    results = app.screen.query_one(CommandList)
+    return [str(results.get_option_at_index(i).prompt) for i in range(results.option_count)]
+
+
+async def test_the_palette_finds_actions_by_the_words_people_use(server_url):
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        app.screen.sidebar.thread_list.focus()
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+        wanted = {
+            "timeline": "Inspector: the Timeline tab",
+            "events": "Inspector: the Events tab",
+            "graph": "Inspector: the Graph tab",
+            "find": "Find words in the open thread",
+            "settings": "Run options",
+        }
+
+        async def ask(word: str) -> None:
+            await pilot.press(*["backspace"] * 12, *word)
+
+        for word, first in wanted.items():
+            await ask(word)
+            await wait_for(
+                pilot,
+                lambda: palette_prompts(app) and any(p.startswith(first) for p in palette_prompts(app)[:3]),
+                what=f"{first!r} among the first hits for {word!r}",
+            )
+        await ask("theme")
+        await wait_for(pilot, lambda: any("theme" in p.casefold() for p in palette_prompts(app)), what="the theme")
+        await settle(pilot)
+        themes = [p for p in palette_prompts(app) if "theme" in p.split("\n")[0].casefold()]
+        assert len(themes) == 1, themes
+        await ask("graph")
+        await wait_for(
+            pilot, lambda: palette_prompts(app) and palette_prompts(app)[0].startswith("Inspector: the Graph")
+        )
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+        await wait_for(pilot, lambda: app.screen.inspector.active == "tab-graph", what="the Graph tab")
