@@ -141,7 +141,31 @@ class ThreadSidebar(ThreadActions):
         return self.thread_list.thread(thread_id)
 
     def update_thread(self, thread: ThreadSummary) -> None:
-        self.thread_list.update_thread(thread)
+        """A row's fresh copy: drawn again, and moved where the sort puts it when what the list
+        is sorted by changed (the open thread ran: under "updated ↓" it goes to the top). A row
+        whose place is below the rows held stays where it is (it is the open thread's)."""
+        threads = self.thread_list
+        held = threads.thread(thread.thread_id)
+        threads.update_thread(thread)
+        field = self.sort[0]
+        if held is None or getattr(held, field) == getattr(thread, field):
+            return
+        others = [row for row in threads.threads if row.thread_id != thread.thread_id]
+        place = self._place_among(thread, others)
+        if place is not None and place != threads.index_of(thread.thread_id):
+            threads.move_thread(thread.thread_id, place)
+
+    def _place_among(self, thread: ThreadSummary, rows: list[ThreadSummary]) -> int | None:
+        """Where the sort puts `thread` among `rows` (held in that sort); None when its place
+        is below them, where the pages not yet loaded are."""
+        field, order, _ = self.sort
+        value = getattr(thread, field)
+        if value is not None:
+            for index, row in enumerate(rows):
+                other = getattr(row, field)
+                if other is not None and (value > other if order == "desc" else value < other):
+                    return index
+        return len(rows) if self.thread_list.exhausted else None
 
     def mark_waiting(self, thread_id: str, waiting: bool) -> None:
         self.thread_list.mark_waiting(thread_id, waiting)
@@ -465,15 +489,20 @@ class ThreadSidebar(ThreadActions):
     # -- thread operations -----------------------------------------------------------------------
 
     def insert_thread(self, summary: ThreadSummary, *, open_it: bool = True) -> None:
-        """A thread made here joins the list at the top, if the search would list it; opened."""
-        if not self.filter.admits(summary):
-            self.notify("The new thread does not match the search, so the list does not show it.", timeout=4)
+        """A thread made here joins the list where the sort puts it (the top, but under an
+        ascending sort the end), if the search would list it; opened."""
+        others = [t for t in self.thread_list.threads if t.thread_id != summary.thread_id]
+        place = self._place_among(summary, others)
+        admitted = self.filter.admits(summary)
+        if not admitted or place is None:
+            why = "does not match the search" if not admitted else f"is at the end of the list (sort {self.sort[2]})"
+            self.notify(f"The new thread {why}, so the list does not show it.", timeout=4)
             if open_it:
                 self.post_message(ThreadList.Chosen(summary.thread_id, opened=False))
             return
         self.workers.cancel_group(self, "threads")  # a page in flight must not drop this row
-        rows = [summary, *(t for t in self.thread_list.threads if t.thread_id != summary.thread_id)]
+        rows = [*others[:place], summary, *others[place:]]
         self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
         # Highlighting posts Chosen(summary), which opens it (the screen routes it), in order.
-        self.thread_list.highlighted = 0
+        self.thread_list.highlighted = place
         self.refresh_counts()
