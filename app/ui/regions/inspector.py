@@ -70,18 +70,20 @@ class Inspector(InspectorHistory):
             id="main.artifacts",
             tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
         ),
-        # alt+digit: no text box types it, no widget of the app binds it. The footer shows the
-        # four as one key (its display is dropped when the keymap rebinds it).
+        # alt+letter: no text box types it (a terminal sends escape and the letter), no widget of
+        # the app binds it; alt+digit would not do: Textual reads escape and a digit as the
+        # symbol macOS types for option+digit (™ for alt+2). The footer shows the four as one
+        # key (its display is dropped when the keymap rebinds it).
         Binding(
-            "alt+1",
+            "alt+s",
             "show_state_tab",
             "Tabs",
-            key_display="alt+1…4",
+            key_display="alt+s/t/g/e",
             id="main.tab_state",
-            tooltip="Inspector: the State tab (alt+2, 3 and 4: the other tabs)",
+            tooltip="Inspector: the State tab (alt+t, alt+g and alt+e: the other tabs)",
         ),
         Binding(
-            "alt+2",
+            "alt+t",
             "show_timeline_tab",
             "Timeline",
             show=False,
@@ -89,7 +91,7 @@ class Inspector(InspectorHistory):
             tooltip="Inspector: the Timeline tab (checkpoints, time travel)",
         ),
         Binding(
-            "alt+3",
+            "alt+g",
             "show_graph_tab",
             "Graph",
             show=False,
@@ -97,7 +99,7 @@ class Inspector(InspectorHistory):
             tooltip="Inspector: the Graph tab (the graph drawn)",
         ),
         Binding(
-            "alt+4",
+            "alt+e",
             "show_events_tab",
             "Events",
             show=False,
@@ -322,7 +324,7 @@ class Inspector(InspectorHistory):
         self.show_tab("tab-events")
 
     def show_tab(self, tab: str) -> None:
-        """alt+1…4: the tab, and the focus in it (wherever the focus was on the screen)."""
+        """alt+s, alt+t, alt+g, alt+e: the tab, and the focus in it (wherever the focus was on the screen)."""
         if self.get_tab(tab).disabled:
             self.notify(self.get_tab(tab).tooltip or "This server has no such tab.", severity="warning", timeout=3)
             return
