@@ -49,6 +49,8 @@ async def test_ctrl_f_finds_from_the_composer_and_the_list_and_escape_goes_back(
             for key in "todos":
                 await pilot.press(key)
             await wait_for(pilot, lambda: "match" in str(finder.query_one("#chat-find-count").visual), what="marks")
+            count = str(finder.query_one("#chat-find-count").visual)
+            assert count.endswith(" matches") or count == "1 match", count
             await pilot.press("escape")
             await wait_for(pilot, lambda: screen.focused is start, what="the focus back where ctrl+f was pressed")
             assert not finder.has_class("-open")

@@ -64,7 +64,7 @@ class ChatFind(Horizontal):
         elif not count:
             text = Content.styled("no match", "$text-warning")
         else:
-            text = Content(f"{current} of {count}" if current else f"{count} matches")
+            text = Content(f"{current} of {count}" if current else f"{count} match{'es' if count > 1 else ''}")
         self.query_one("#chat-find-count", Static).update(text)
 
     def on_input_changed(self, event: SafeInput.Changed) -> None:
