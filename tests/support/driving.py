@@ -141,11 +141,13 @@ def shown_row(threads, thread_id: str) -> str:
 def press_at_once(app, *keys: str) -> None:
     """Keys as a terminal delivers them when typed fast: all handed to the app in one go, no
     waiting between them for the app to handle each (Pilot.press waits). A key is a name
-    ("enter", "space") or one character."""
+    ("enter", "space", "alt+t") or one character."""
     from textual import events
 
     for key in keys:
         char = {"enter": "\r", "space": " "}.get(key, key if len(key) == 1 else None)
+        if key.startswith("alt+") and len(key) == 5:
+            char = key[-1]  # (a terminal's escape and letter: Textual's alt+letter carries the letter)
         event = events.Key(key, char)
         event.set_sender(app)
         app.post_message(event)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, open_tagged, settle, tag, wait_for, wait_ready
+from support.driving import TERMINAL, make_app, open_tagged, press_at_once, settle, tag, wait_for, wait_ready
 from textual.command import CommandList, CommandPalette
 from threadbench.ui.regions.inspector import TAB_FOCUS
 from threadbench.ui.widgets.chat_find import ChatFind
@@ -95,7 +95,9 @@ async def test_alt_letters_show_and_focus_each_inspector_tab_from_anywhere(serve
         ):
             composer.focus()
             await pilot.pause()
-            await pilot.press(key)
+            press_at_once(
+                app, key
+            )  # as a terminal sends it: escape and the letter, read as alt+letter carrying the letter
             await wait_for(pilot, lambda: screen.inspector.active == tab, what=f"{key} shows {tab}")
             assert screen.focused is screen.query_one(TAB_FOCUS[tab])
             assert composer.text == ""  # typed nowhere

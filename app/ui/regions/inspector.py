@@ -70,15 +70,17 @@ class Inspector(InspectorHistory):
             id="main.artifacts",
             tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
         ),
-        # alt+letter: no text box types it (a terminal sends escape and the letter), no widget of
-        # the app binds it; alt+digit would not do: Textual reads escape and a digit as the
-        # symbol macOS types for option+digit (™ for alt+2). The footer shows the four as one
-        # key (its display is dropped when the keymap rebinds it).
+        # alt+letter: no widget of the app binds it, and as priority keys no text box types the
+        # letter that comes with it (a terminal sends escape and the letter: Textual's key
+        # carries the letter as its character); alt+digit would not do: Textual reads escape
+        # and a digit as the symbol macOS types for option+digit (™ for alt+2). The footer
+        # shows the four as one key (its display is dropped when the keymap rebinds it).
         Binding(
             "alt+s",
             "show_state_tab",
             "Tabs",
             key_display="alt+s/t/g/e",
+            priority=True,
             id="main.tab_state",
             tooltip="Inspector: the State tab (alt+t, alt+g and alt+e: the other tabs)",
         ),
@@ -87,6 +89,7 @@ class Inspector(InspectorHistory):
             "show_timeline_tab",
             "Timeline",
             show=False,
+            priority=True,
             id="main.tab_timeline",
             tooltip="Inspector: the Timeline tab (checkpoints, time travel)",
         ),
@@ -95,6 +98,7 @@ class Inspector(InspectorHistory):
             "show_graph_tab",
             "Graph",
             show=False,
+            priority=True,
             id="main.tab_graph",
             tooltip="Inspector: the Graph tab (the graph drawn)",
         ),
@@ -103,6 +107,7 @@ class Inspector(InspectorHistory):
             "show_events_tab",
             "Events",
             show=False,
+            priority=True,
             id="main.tab_events",
             tooltip="Inspector: the Events tab (a run's stream events)",
         ),
