@@ -179,9 +179,10 @@ def group_rows(title: str, owner: type[DOMNode], inherit: bool, keymap: dict[str
             and not previous.binding_id
             and "(" in binding.action
             and _action_name(previous.action) == name
-        ):  # pick(1) … pick(9): one row
+            and re.search(r"(\d|\(by number\))$", previous.description)
+        ):  # pick(1) … pick(9), "Pick 1" … "Pick 9": one row (not tab and shift+tab's move(1), move(-1))
             previous.keys += keys
-            previous.description = re.sub(r"\s*\d+$", "", previous.description) + " (by number)"
+            previous.description = re.sub(r"\s*(\d+|\(by number\))$", "", previous.description) + " (by number)"
             continue
         text = binding.tooltip or binding.description or name.replace("_", " ")
         row = HelpRow(title, keys, text, binding.id or "", binding.action)
