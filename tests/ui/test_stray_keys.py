@@ -9,6 +9,7 @@ import pytest
 from langgraph_sdk import get_client
 from support.driving import TERMINAL, make_app, notices, open_tagged, press_at_once, settle, tag, wait_for, wait_ready
 from textual.widgets import Input
+from threadbench.ui.screens.cancel_run import CancelRunScreen
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.prompt import PromptScreen
 from threadbench.ui.widgets.composer import Composer
@@ -155,3 +156,28 @@ async def test_fork_and_replay_ask_first(server_url):
             await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen), what="the question closed")
         await settle(pilot)
     assert await server_view(server_url, metadata) == before
+
+
+async def test_the_cancel_question_takes_no_r_typed_behind_ctrl_g(server_url):
+    """ctrl+g asks how to stop a run; a stray r behind it would roll the run back (its
+    checkpoints deleted): typed before the question was up, it is no answer."""
+    metadata = tag()
+    (thread_id,) = await tagged_threads(server_url, metadata)
+    app = make_app(server_url)
+    async with app.run_test(size=TERMINAL) as pilot:
+        await wait_ready(pilot)
+        await open_tagged(pilot, metadata, thread_id)
+        screen = app.screen
+        screen.query_one(Composer).focus()
+        await type_keys(pilot, "slow")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.conversation.run_in_progress, what="the slow run")
+        press_at_once(app, "ctrl+g", "r")
+        await wait_for(pilot, lambda: isinstance(app.screen, CancelRunScreen), what="the question")
+        await pilot.pause()
+        assert isinstance(app.screen, CancelRunScreen)  # the r was typed before it was up
+        await pilot.press("n")  # let it run
+        await wait_for(pilot, lambda: app.screen is screen, what="the question closed")
+        await wait_for(pilot, lambda: not screen.conversation.run_in_progress, timeout=60, what="the run's end")
+    runs = await get_client(url=server_url).runs.list(thread_id)
+    assert runs[0]["status"] == "success"  # neither rolled back nor interrupted
