@@ -99,7 +99,7 @@ def _actions_of(node: DOMNode, keymap: dict[str, str], shown_only: bool = False)
 
 
 def _action_name(binding: Binding) -> str:
-    """The action's own name, as people read it: "show tab graph", "older checkpoint"."""
+    """The action's own name, as people read it: "show graph tab", "older checkpoint"."""
     action = binding.action
     if action.startswith("region("):  # a region's key on the main screen: the region's action
         action = action.split(",", 1)[1].strip(" )'\"")
