@@ -331,7 +331,8 @@ class Inspector(InspectorHistory):
     def show_tab(self, tab: str) -> None:
         """alt+s, alt+t, alt+g, alt+e: the tab, and the focus in it (wherever the focus was on the screen)."""
         if self.get_tab(tab).disabled:
-            self.notify(self.get_tab(tab).tooltip or "This server has no such tab.", severity="warning", timeout=3)
+            reason = self.get_tab(tab).tooltip  # (what disable_timeline says: the server keeps no history)
+            self.notify(str(reason or "This server has no such tab."), severity="warning", timeout=3)
             return
         self.active = tab
         self.query_one(TAB_FOCUS[tab]).focus()

@@ -542,24 +542,17 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             self.refresh()
             self.screen.focus_next() if step > 0 else self.screen.focus_previous()
             return
-        line_no, self.cursor = found
-        self._cursor_at = line_no
-        self._show_line(line_no)
+        self._cursor_at, self.cursor = found
+        self._show_line(self._cursor_at)
         self.refresh()
 
-    _cursor_at: int | None = None
-    """The content line tab put the cursor on: while in view, the next tab goes on from there
-    (another line with the same target, the same link twice, sent it back to the first one)."""
+    _cursor_at: int | None = None  # the line tab put the cursor on (not the same link's first line)
 
     def _cursor_line(self) -> int | None:
-        """The line of the cursor, if it is in view."""
         if self.cursor is None:
             return None
-        top, at = self._first_line, self._cursor_at
-        if at is not None and top <= at < top + self.size.height and (found := self.line_at(at)) is not None:
-            if found[1].target == self.cursor:
-                return at
-        for line_no in range(top, top + self.size.height):
+        view = range(self._first_line, self._first_line + self.size.height)
+        for line_no in [self._cursor_at, *view] if self._cursor_at in view else view:
             found = self.line_at(line_no)
             if found is not None and found[1].target == self.cursor:
                 return line_no
