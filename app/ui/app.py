@@ -13,15 +13,16 @@ from __future__ import annotations
 import contextlib
 import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import get_current_worker
 
@@ -62,6 +63,8 @@ frame and a key pressed at first sight (ctrl+p) are answered first; the loading 
 take half the interpreter's time from the event loop meanwhile."""
 WARM_UP_AFTER = 1.0
 """Seconds after start before the highlighters are compiled (the first frames come first)."""
+OWN_SYSTEM_COMMANDS = {"Theme", "Quit"}
+"""Textual's palette commands the app's own bindings list too (ctrl+t, ctrl+q)."""
 WARM_LEXERS = ("python", "json", "bash", "javascript", "typescript", "yaml", "toml", "sql", "diff", "text")
 
 
@@ -100,7 +103,7 @@ class ThreadbenchApp(CompatApp):
 
         return {
             "Main screen": MainScreen,
-            "Thread list, over the chat": ThreadSidebar,
+            "Thread list pane": ThreadSidebar,
             "Inspector, over the chat": Inspector,
             "State filter": FilterInput,
         }
@@ -356,6 +359,14 @@ class ThreadbenchApp(CompatApp):
             save_theme(self, theme)
 
     # -- help, palette, theme ----------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's palette commands but those the app's own list has (theme, quit), once
+        that list is there: each is listed once."""
+        ours = main_screen_loaded()
+        for command in super().get_system_commands(screen):
+            if not (ours and command.title in OWN_SYSTEM_COMMANDS):
+                yield command
 
     def action_help(self) -> None:
         from .main_screen import find_main_screen

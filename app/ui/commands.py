@@ -3,10 +3,12 @@
 - "Open thread: <title>" for every thread the list has loaded; typing an id (or the start of
   one) also asks the server for threads the list has not loaded.
 - Every action of the app, the main screen and the focused widget, generated from their
-  BINDINGS (label: the binding's tooltip, else its description; the key is shown beside it).
+  BINDINGS (label: the binding's tooltip, else its description; the key is shown beside it),
+  found by its label, its action's name and the words people use for it (action_words.py).
 - "Copy message: …" for the messages of the open thread (OSC 52 clipboard).
 
-Registered through ThreadbenchApp.COMMANDS, next to Textual's own (theme, quit, keys...).
+Registered through ThreadbenchApp.COMMANDS, next to Textual's own (keys, screenshot, …: the
+app leaves out those it has itself, theme and quit, so each is listed once).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from textual.dom import DOMNode
 
 from ..backends.base import BackendError
 from ..models import ThreadQuery, ThreadSummary
+from .action_words import WORDS
 from .main_screen import find_main_screen
 from .text import one_line
 from .widgets.thread_list import ThreadList
@@ -38,6 +41,8 @@ ID_SCAN_PAGE = 100
 MAX_THREAD_HITS = 200
 MAX_MESSAGE_HITS = 100
 SKIP_ACTIONS = {"command_palette", "app.command_palette"}
+ALIAS_WEIGHT = 0.9
+"""An action found by a word people use for it ranks below one whose own label says it."""
 
 
 def open_thread(main: MainScreen, summary: ThreadSummary) -> None:
@@ -63,6 +68,8 @@ class Action:
     keys: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
     """Every description and tooltip of its bindings (what the palette matches)."""
+    aliases: list[str] = field(default_factory=list)
+    """The words people use for it and its action's name (matched too, ranked a little lower)."""
 
     @property
     def label(self) -> str:
@@ -86,7 +93,17 @@ def _actions_of(node: DOMNode, keymap: dict[str, str], shown_only: bool = False)
             action = by_action.setdefault(found.action, Action(found))
             action.keys.extend(k for k in keys if k not in action.keys)
             action.words.extend(w for w in (found.tooltip, found.description) if w and w not in action.words)
+            aliases = (*WORDS.get(found.id or "", ()), _action_name(found))
+            action.aliases.extend(w for w in aliases if w and w not in action.aliases)
     return list(by_action.values())
+
+
+def _action_name(binding: Binding) -> str:
+    """The action's own name, as people read it: "show graph tab", "older checkpoint"."""
+    action = binding.action
+    if action.startswith("region("):  # a region's key on the main screen: the region's action
+        action = action.split(",", 1)[1].strip(" )'\"")
+    return re.sub(r"[_('\")]+", " ", action).replace("tab-", "").strip()
 
 
 class ThreadbenchCommands(Provider):
@@ -168,7 +185,10 @@ class ThreadbenchCommands(Provider):
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for node, action, keys in self._actions():
-            score = max(matcher.match(word) for word in [action.label, *action.words])
+            score = max(
+                *(matcher.match(word) for word in [action.label, *action.words]),
+                *(ALIAS_WEIGHT * matcher.match(word) for word in action.aliases),
+            )
             if score > 0:
                 yield Hit(
                     score,

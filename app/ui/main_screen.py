@@ -213,6 +213,18 @@ class MainScreen(Screen):
         if self.conversation.composer_idle and self.panes.mode("sidebar") == "beside":  # (a hidden list stays so)
             self.sidebar.thread_list.focus()
 
+    @on(ThreadSidebar.SearchChosen)
+    def search_chosen(self, event: ThreadSidebar.SearchChosen) -> None:
+        """Enter in the search box: its first match is highlighted and opens, and the composer
+        takes the keys typed behind enter (held until now)."""
+        threads, conversation = self.sidebar.thread_list, self.conversation
+        with threads.prevent(ThreadList.Chosen):  # (opened here, once)
+            threads.highlight_thread(event.thread_id)
+        if conversation.thread_id != event.thread_id:
+            conversation.open_thread(event.thread_id)
+        conversation.composer.focus()
+        self.app.typed_keys.release()
+
     @on(ThreadSidebar.Made)
     def thread_made(self) -> None:
         self.conversation.composer.focus()

@@ -14,8 +14,9 @@ on public events only:
   one-letter commands. `dialog_worker` holds every key from the action on and hands them to the
   dialog once it is up, one at a time, in order; if none comes, to whatever is shown
   (DIALOG_LIMIT at most). A screen a key opens at once holds them too, until it has the focus.
-- **A dialog to be read first** (the agent's question, READ_FIRST) takes no key typed before it
-  opened: the key that opened it, say, is no answer.
+- **A dialog to be read first** (the agent's question, a question before a delete: READ_FIRST)
+  takes no key typed before it opened: the key that opened it, say, is no answer, nor a key
+  held behind it for a dialog on its way.
 - **A sending key.** Textual runs a priority binding's action as soon as the app reads its key,
   while the letters typed just before it may still wait in the focused widget's queue: enter
   right after a burst of typing read the text without its last letters. `after_typed_keys`
@@ -100,9 +101,13 @@ class TypedKeys:
         opener = None if read_first else self._in_hand or self._climbing_key_now
         if isinstance(screen, ModalScreen):
             self._dialog_since = opener.time if opener is not None else events.Event().time
+        if read_first:
+            self._caught.clear()  # held behind the key that opened it (a dialog worker's): no answer
+            self.release()
+            return
         if opener is not None:
             self.hold()
-        if self._holding and not read_first:
+        if self._holding:
             screen.call_after_refresh(self.release)
 
     # -- keys held for a dialog ----------------------------------------------------------------

@@ -141,11 +141,13 @@ def shown_row(threads, thread_id: str) -> str:
 def press_at_once(app, *keys: str) -> None:
     """Keys as a terminal delivers them when typed fast: all handed to the app in one go, no
     waiting between them for the app to handle each (Pilot.press waits). A key is a name
-    ("enter", "space") or one character."""
+    ("enter", "space", "alt+t") or one character."""
     from textual import events
 
     for key in keys:
         char = {"enter": "\r", "space": " "}.get(key, key if len(key) == 1 else None)
+        if key.startswith("alt+") and len(key) == 5:
+            char = key[-1]  # (a terminal's escape and letter: Textual's alt+letter carries the letter)
         event = events.Key(key, char)
         event.set_sender(app)
         app.post_message(event)
@@ -213,7 +215,7 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
     box.focus()
     await pilot.pause()
     box.value = " ".join(f"{key}={value}" for key, value in metadata.items())
-    await pilot.press("enter")
+    await submit_search(pilot)
     threads = app.screen.sidebar.thread_list
     await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [thread_id], what="the tagged thread")
     if app.screen.conversation.thread_id != thread_id:
@@ -224,6 +226,19 @@ async def open_tagged(pilot, metadata: dict[str, str], thread_id: str) -> None:
         lambda: getattr(app.screen.conversation.thread_state, "thread_id", "") == thread_id,
         what="the thread opened",
     )
+
+
+async def submit_search(pilot) -> None:
+    """Enter in the search box (which opens the first match and puts the focus in its
+    composer), then the thread list, as a person goes there with escape: the list's keys
+    act next."""
+    app = pilot.app
+    await pilot.press("enter")
+    await wait_for(
+        pilot, lambda: not working(app, "search-enter") and not app.typed_keys.holding, what="the search's enter"
+    )
+    app.screen.sidebar.thread_list.focus()
+    await pilot.pause()
 
 
 async def send_in_new_thread(pilot, text: str) -> None:

@@ -20,6 +20,7 @@ from support.driving import (
     settle,
     shown_messages,
     shown_row,
+    submit_search,
     tag,
     wait_for,
     wait_ready,
@@ -52,7 +53,7 @@ async def search(pilot, metadata: dict) -> None:
     box = screen.query_one("#thread-search")
     box.focus()
     box.value = " ".join(f"{k}={v}" for k, v in metadata.items())
-    await pilot.press("enter")
+    await submit_search(pilot)
     await wait_for(
         pilot,
         lambda: (

@@ -24,6 +24,7 @@ from support.driving import (
     shown_messages,
     shown_row,
     shown_tool_calls,
+    submit_search,
     tag,
     wait_for,
     wait_ready,
@@ -61,7 +62,7 @@ async def search(pilot, text: str) -> None:
     box.focus()
     await pilot.pause()
     box.value = text
-    await pilot.press("enter")
+    await submit_search(pilot)
 
 
 async def open_fresh_thread(pilot, url: str) -> str:

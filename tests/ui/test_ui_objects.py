@@ -64,8 +64,12 @@ async def test_runs_are_listed_detailed_and_run_again_into_the_chat(server_url):
         assert "hello runs" in details and '"flavour": "mint"' in details
         await pilot.press("c")  # over: nothing to cancel, said plainly
         assert "nothing to cancel" in screen_text(app)
-        await pilot.press("a")
-        await wait_for(pilot, lambda: not isinstance(app.screen, RunsScreen), what="the runs screen closed")
+        await pilot.press("a")  # a runs the graph: asked first
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
+        await wait_for(
+            pilot, lambda: not isinstance(app.screen, (RunsScreen, ConfirmScreen)), what="the runs screen closed"
+        )
         runs = get_client(url=server_url).runs
         await wait_for(pilot, lambda: "running again" in screen_text(app), what="the notice in the chat")
         await wait_for(pilot, lambda: not app.screen.conversation.run_in_progress, what="the run again finished")

@@ -24,6 +24,7 @@ from support.waiting import eventually
 from threadbench.ui.regions import history
 from threadbench.ui.regions.conversation import Conversation
 from threadbench.ui.regions.inspector import Inspector
+from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.screens.edit_state import EditStateScreen
 from threadbench.ui.widgets.chat_log import ChatLog
 from threadbench.ui.widgets.thread_list import ThreadList
@@ -129,7 +130,9 @@ async def test_step_back_read_the_past_fork_and_replay(server_url):
         await pilot.press("left_square_bracket", "left_square_bracket")
         await settle(pilot)
         assert inspector.is_past_view
-        await pilot.press("p")
+        await pilot.press("p")  # p runs the graph: asked first
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the question")
+        await pilot.press("y")
         # what lasts, not the "running" status: a short replay starts and ends between two looks
         client = get_client(url=server_url)
 

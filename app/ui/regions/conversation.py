@@ -70,6 +70,14 @@ class Conversation(ConversationRuns, ObjectScreens):
         Binding("i", "focus_composer", "Compose", show=False, id="main.compose", tooltip="Go to the composer"),
         Binding("a", "answer", "Answer", show=False, id="main.answer", tooltip="Answer the agent's question"),
         Binding("w", "inbox", "Inbox", id="main.inbox", tooltip="Inbox: threads waiting for you"),
+        Binding(
+            "ctrl+f",
+            "find",
+            "Find",
+            priority=True,  # (the composer's and the search box's own ctrl+f deletes a word)
+            id="main.find",
+            tooltip="Find words in the open thread (the chat's find bar), from anywhere",
+        ),
     ]
     """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
 
@@ -117,8 +125,19 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     # -- finding in the thread ---------------------------------------------------------------------
 
+    _before_find: Widget | None = None
+    """What had the focus when ctrl+f opened the find bar: escape goes back to it."""
+
     def on_finds_in_thread_find_requested(self, event: ChatLog.FindRequested) -> None:
-        self.query_one(ChatFind).open()
+        self.action_find()
+
+    def action_find(self) -> None:
+        """ctrl+f, wherever the focus is on the screen: the find bar, in the chat."""
+        finder = self.query_one(ChatFind)
+        focused = self.screen.focused
+        if focused is not None and finder not in focused.ancestors_with_self:
+            self._before_find = focused
+        finder.open()
 
     def on_chat_find_changed(self, event: ChatFind.Changed) -> None:
         count = self.chat.find(event.query)
@@ -131,8 +150,13 @@ class Conversation(ConversationRuns, ObjectScreens):
         self.query_one(ChatFind).show_count(event.current, event.count)
 
     def on_chat_find_closed(self, event: ChatFind.Closed) -> None:
+        """Escape: the marks go, and the focus goes back to where ctrl+f was pressed."""
         self.chat.find("")
-        self.chat.focus()
+        back, self._before_find = self._before_find, None
+        if back is not None and back.is_attached and back.focusable:
+            back.focus()
+        else:
+            self.chat.focus()
 
     @property
     def chat(self) -> ChatLog:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from textual import on
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import TabbedContent
 
@@ -23,6 +24,7 @@ from ...models import ChatMessage, GraphInfo, ThreadState
 from ...thread_ops import sentence
 from ...timeline import fork_point_for_message
 from ..report import report
+from ..screens.confirm import ConfirmScreen
 from ..screens.edit_state import EditStateScreen
 from ..screens.prompt import PromptScreen
 from ..typed_keys import dialog_worker
@@ -373,7 +375,18 @@ class InspectorHistory(TabbedContent):
         if checkpoint is None:
             self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
             return
-        self.fork_at(checkpoint)
+        self.ask_fork(checkpoint)
+
+    @dialog_worker
+    async def ask_fork(self, checkpoint: ThreadState) -> None:
+        """F writes a new head: asked first, so a stray F changes nothing."""
+        question = Content.assemble(
+            "Fork the thread at ",
+            (f"step {checkpoint.step}", "bold"),
+            "?\nThat checkpoint becomes the thread's new head (the later ones stay in its history).",
+        )
+        if await self.app.push_screen_wait(ConfirmScreen(question, "Fork")):
+            self.fork_at(checkpoint)
 
     @work(group="fork", description="fork")
     async def fork_at(self, checkpoint: ThreadState) -> None:
@@ -396,8 +409,23 @@ class InspectorHistory(TabbedContent):
         if checkpoint is None:
             self.notify("Select an older checkpoint first ([ and ]).", severity="warning", timeout=3)
             return
+        self.ask_replay(checkpoint)
+
+    @dialog_worker
+    async def ask_replay(self, checkpoint: ThreadState) -> None:
+        """p runs the graph: asked first, so a stray p changes nothing."""
+        thread_id = self._open_thread_id
+        question = Content.assemble(
+            "Replay from ",
+            (f"step {checkpoint.step}", "bold"),
+            "?\nThe graph runs again from that checkpoint: its new checkpoints become the thread's head.",
+        )
+        if not await self.app.push_screen_wait(ConfirmScreen(question, "Replay")):
+            return
+        if thread_id is None or thread_id != self._open_thread_id or self._run_streams:
+            return  # (another thread opened, or a run began, while the question was up)
         self.show_live()
-        self.post_message(self.ReplayRequested(self._open_thread_id, checkpoint))  # type: ignore[arg-type]
+        self.post_message(self.ReplayRequested(thread_id, checkpoint))
 
     def action_edit_resend(self) -> None:
         state = self._open.thread_state if self._open is not None else None

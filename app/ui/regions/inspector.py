@@ -42,6 +42,14 @@ from ..widgets.timeline import Timeline, clock_time
 from .history import InspectorHistory
 
 DIFFS_KEPT = 128
+TAB_FOCUS = {
+    "tab-state": "#state-tree",
+    "tab-timeline": "#timeline-list",
+    "tab-graph": "#graph-view",
+    "tab-events": "#event-lines",
+}
+"""What takes the focus when a tab's key shows it: the tab's content (not the filter or the
+event-mode boxes above it)."""
 
 
 class FilterInput(Input):
@@ -63,6 +71,47 @@ class Inspector(InspectorHistory):
             show=False,
             id="main.artifacts",
             tooltip="Artifacts: the files the agent made (view, save, open in $EDITOR)",
+        ),
+        # alt+letter: no widget of the app binds it, and as priority keys no text box types the
+        # letter that comes with it (a terminal sends escape and the letter: Textual's key
+        # carries the letter as its character); alt+digit would not do: Textual reads escape
+        # and a digit as the symbol macOS types for option+digit (™ for alt+2). The footer
+        # shows the four as one key (its display is dropped when the keymap rebinds it).
+        Binding(
+            "alt+s",
+            "show_state_tab",
+            "Tabs",
+            key_display="alt+s/t/g/e",
+            priority=True,
+            id="main.tab_state",
+            tooltip="Inspector: the State tab (alt+t, alt+g and alt+e: the other tabs)",
+        ),
+        Binding(
+            "alt+t",
+            "show_timeline_tab",
+            "Timeline",
+            show=False,
+            priority=True,
+            id="main.tab_timeline",
+            tooltip="Inspector: the Timeline tab (checkpoints, time travel)",
+        ),
+        Binding(
+            "alt+g",
+            "show_graph_tab",
+            "Graph",
+            show=False,
+            priority=True,
+            id="main.tab_graph",
+            tooltip="Inspector: the Graph tab (the graph drawn)",
+        ),
+        Binding(
+            "alt+e",
+            "show_events_tab",
+            "Events",
+            show=False,
+            priority=True,
+            id="main.tab_events",
+            tooltip="Inspector: the Events tab (a run's stream events)",
         ),
     ]
     """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
@@ -280,6 +329,27 @@ class Inspector(InspectorHistory):
         state = self.live_state
         paths = artifact_paths(state.values) if state is not None and state.thread_id == thread_id else []
         self.app.push_screen(ArtifactsScreen(backend, thread_id, paths))
+
+    def action_show_state_tab(self) -> None:
+        self.show_tab("tab-state")
+
+    def action_show_timeline_tab(self) -> None:
+        self.show_tab("tab-timeline")
+
+    def action_show_graph_tab(self) -> None:
+        self.show_tab("tab-graph")
+
+    def action_show_events_tab(self) -> None:
+        self.show_tab("tab-events")
+
+    def show_tab(self, tab: str) -> None:
+        """alt+s, alt+t, alt+g, alt+e: the tab, and the focus in it (wherever the focus was on the screen)."""
+        if self.get_tab(tab).disabled:
+            reason = self.get_tab(tab).tooltip  # (what disable_timeline says: the server keeps no history)
+            self.notify(str(reason or "This server has no such tab."), severity="warning", timeout=3)
+            return
+        self.active = tab
+        self.query_one(TAB_FOCUS[tab]).focus()
 
     # -- local work ----------------------------------------------------------------------------
 

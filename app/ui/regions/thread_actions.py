@@ -71,8 +71,19 @@ class ThreadActions(Vertical):
         ),
         Binding("r,f2", "rename_thread", "Rename", show=False, id="main.rename", tooltip="Rename the thread"),
         Binding("delete,x", "delete_thread", "Delete", show=False, id="main.delete", tooltip="Delete the thread"),
+        Binding(
+            "ctrl+z",
+            "undo_copy",
+            "Undo copy",
+            show=False,
+            id="main.undo",
+            tooltip="Undo the copy just made (c): the copy is deleted",
+        ),
     ]
     """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
+    last_copy: ThreadSummary | None = None
+    """The copy c made last, until ctrl+z deletes it (or another copy takes its place)."""
 
     if TYPE_CHECKING:  # what ThreadSidebar provides
 
@@ -220,7 +231,33 @@ class ThreadActions(Vertical):
         if original is not None and not copy.title:
             copy.title = original.title
         self.insert_thread(copy)
-        self.notify("Thread copied (with its history).", timeout=3)
+        self.last_copy = copy
+        self.notify(
+            f"Copied “{one_line(copy.display_title, 40)}” with its history: the copy, {copy.thread_id[:8]}, "
+            "is open. ctrl+z deletes it.",
+            timeout=8,
+            markup=False,
+        )
+
+    def action_undo_copy(self) -> None:
+        copy = self.last_copy
+        if self.app.session.backend is None:
+            return
+        if copy is None:
+            self.notify("Nothing to undo: ctrl+z deletes the copy c made last.", timeout=3)
+            return
+        self.last_copy = None
+        self.undo_copy(copy)
+
+    @work(group="copy")
+    async def undo_copy(self, copy: ThreadSummary) -> None:
+        try:
+            await self.app.session.live_backend.delete_thread(copy.thread_id)
+        except BackendError as error:
+            report(self, error, "Deleting the copy")
+            return
+        self.post_message(self.Deleted(copy.thread_id))
+        self.notify(f"Copy {copy.thread_id[:8]} deleted: the copy is undone.", timeout=4, markup=False)
 
     @dialog_worker
     async def rename_thread(self, thread: ThreadSummary) -> None:

@@ -29,6 +29,7 @@ from ...search_index import ConversationSearch
 from ...thread_filter import ThreadFilter, parse_filter
 from ..pane_layout import CLOSE_OVER
 from ..report import gone, report
+from ..typed_keys import typed_keys
 from ..widgets.safe_input import SafeInput
 from ..widgets.thread_list import ThreadList
 from ..workers import work
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
 
 class ThreadSidebar(ThreadActions):
     app: ThreadbenchApp
-    BINDINGS = [CLOSE_OVER]
 
     @dataclass
     class NothingListed(Message):
@@ -67,6 +67,13 @@ class ThreadSidebar(ThreadActions):
     @dataclass
     class Busy(Message):
         """A run started elsewhere on the open thread: follow it."""
+
+        thread_id: str
+
+    @dataclass
+    class SearchChosen(Message):
+        """Enter in the search box: the first match opens and the composer takes what is typed
+        next (the keys typed behind enter are held until the screen releases them)."""
 
         thread_id: str
 
@@ -83,6 +90,20 @@ class ThreadSidebar(ThreadActions):
         Binding("escape", "focus_threads", "Threads", show=False, id="main.threads", tooltip="Back to the thread list"),
     ]
     """The keys of the main screen this region acts on (main_keys.py binds them on the screen)."""
+
+    BINDINGS = [
+        Binding(
+            "down",
+            "focus_threads",
+            "To the matches",
+            show=False,
+            id="search.matches",
+            tooltip="From the search box to the matches (enter opens the first)",
+        ),
+        CLOSE_OVER,
+    ]
+    """Down in the search box goes to the list (the list takes its own down); escape closes the
+    pane where it lies over the chat."""
 
     def __init__(self, clock=None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -123,7 +144,31 @@ class ThreadSidebar(ThreadActions):
         return self.thread_list.thread(thread_id)
 
     def update_thread(self, thread: ThreadSummary) -> None:
-        self.thread_list.update_thread(thread)
+        """A row's fresh copy: drawn again, and moved where the sort puts it when what the list
+        is sorted by changed (the open thread ran: under "updated ↓" it goes to the top). A row
+        whose place is below the rows held stays where it is (it is the open thread's)."""
+        threads = self.thread_list
+        held = threads.thread(thread.thread_id)
+        threads.update_thread(thread)
+        field = self.sort[0]
+        if held is None or getattr(held, field) == getattr(thread, field):
+            return
+        others = [row for row in threads.threads if row.thread_id != thread.thread_id]
+        place = self._place_among(thread, others)
+        if place is not None and place != threads.index_of(thread.thread_id):
+            threads.move_thread(thread.thread_id, place)
+
+    def _place_among(self, thread: ThreadSummary, rows: list[ThreadSummary]) -> int | None:
+        """Where the sort puts `thread` among `rows` (held in that sort); None when its place
+        is below them, where the pages not yet loaded are."""
+        field, order, _ = self.sort
+        value = getattr(thread, field)
+        if value is not None:
+            for index, row in enumerate(rows):
+                other = getattr(row, field)
+                if other is not None and (value > other if order == "desc" else value < other):
+                    return index
+        return len(rows) if self.thread_list.exhausted else None
 
     def mark_waiting(self, thread_id: str, waiting: bool) -> None:
         self.thread_list.mark_waiting(thread_id, waiting)
@@ -198,7 +243,30 @@ class ThreadSidebar(ThreadActions):
 
     @on(Input.Submitted, "#thread-search")
     def search_submitted(self) -> None:
-        self.thread_list.focus()
+        """Enter: open the first match and write in it, as enter in a picker goes to what it
+        found. The keys typed behind enter wait for the search's answer (they are the
+        composer's, a draft, never the list's one-letter commands)."""
+        typed_keys(self).hold()
+        self._open_first_match()
+
+    @work(exclusive=True, group="search-enter", exit_on_error=False)
+    async def _open_first_match(self) -> None:
+        chosen = False
+        try:
+            while running := [w for w in self.workers if w.node is self and w.group == "threads" and not w.is_finished]:
+                with contextlib.suppress(Exception):  # (cancelled by a newer search: that one is awaited next)
+                    await running[0].wait()
+            rows = self.thread_list.threads
+            if gone(self):
+                return
+            if not rows:
+                self.notify("No thread matches the search: change it, or escape to the list.", timeout=3)
+                return
+            self.post_message(self.SearchChosen(rows[0].thread_id))
+            chosen = True
+        finally:
+            if not chosen:  # (else the screen releases them once the composer has the focus)
+                typed_keys(self).release()
 
     @work(exclusive=True, group="threads")
     async def load_threads(self, first: bool = False) -> None:
@@ -424,15 +492,20 @@ class ThreadSidebar(ThreadActions):
     # -- thread operations -----------------------------------------------------------------------
 
     def insert_thread(self, summary: ThreadSummary, *, open_it: bool = True) -> None:
-        """A thread made here joins the list at the top, if the search would list it; opened."""
-        if not self.filter.admits(summary):
-            self.notify("The new thread does not match the search, so the list does not show it.", timeout=4)
+        """A thread made here joins the list where the sort puts it (the top, but under an
+        ascending sort the end), if the search would list it; opened."""
+        others = [t for t in self.thread_list.threads if t.thread_id != summary.thread_id]
+        place = self._place_among(summary, others)
+        admitted = self.filter.admits(summary)
+        if not admitted or place is None:
+            why = "does not match the search" if not admitted else f"is at the end of the list (sort {self.sort[2]})"
+            self.notify(f"The new thread {why}, so the list does not show it.", timeout=4)
             if open_it:
                 self.post_message(ThreadList.Chosen(summary.thread_id, opened=False))
             return
         self.workers.cancel_group(self, "threads")  # a page in flight must not drop this row
-        rows = [summary, *(t for t in self.thread_list.threads if t.thread_id != summary.thread_id)]
+        rows = [*others[:place], summary, *others[place:]]
         self.thread_list.set_threads(rows, exhausted=self.thread_list.exhausted)
         # Highlighting posts Chosen(summary), which opens it (the screen routes it), in order.
-        self.thread_list.highlighted = 0
+        self.thread_list.highlighted = place
         self.refresh_counts()

@@ -13,6 +13,10 @@ from textual.widgets import Button, Static
 class CancelRunScreen(ModalScreen[str | None]):
     """Dismisses with "interrupt", "rollback", or None to let the run go on."""
 
+    READ_FIRST = True
+    """A key typed before the question was up (a stray r behind ctrl+g: a rollback deletes the
+    run's checkpoints) is no answer (typed_keys.py)."""
+
     BINDINGS = [
         Binding("i", "choose('interrupt')", "Interrupt", id="cancel.interrupt"),
         Binding("r", "choose('rollback')", "Rollback", id="cancel.rollback"),

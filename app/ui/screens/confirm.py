@@ -11,6 +11,10 @@ from textual.widgets import Button, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
+    READ_FIRST = True
+    """A key typed before the question was up (a stray y behind the x that opened it) is no
+    answer (typed_keys.py)."""
+
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),

@@ -89,7 +89,7 @@ def binding_classes(app_class: type[App]) -> list[tuple[str, type[DOMNode], bool
     listed: list[tuple[str, type[DOMNode] | None, bool]] = [
         ("Everywhere", app_class, False),
         ("Main screen", owners.get("Main screen"), False),
-        ("Thread list, over the chat", owners.get("Thread list, over the chat"), False),
+        ("Thread list pane", owners.get("Thread list pane"), False),
         ("Inspector, over the chat", owners.get("Inspector, over the chat"), False),
         ("Thread list", ThreadList, True),
         ("Chat", ChatLog, False),
@@ -182,9 +182,10 @@ def group_rows(title: str, owner: type[DOMNode], inherit: bool, keymap: dict[str
             and not previous.binding_id
             and "(" in binding.action
             and _action_name(previous.action) == name
-        ):  # pick(1) … pick(9): one row
+            and re.search(r"(\d|\(by number\))$", previous.description)
+        ):  # pick(1) … pick(9), "Pick 1" … "Pick 9": one row (not tab and shift+tab's move(1), move(-1))
             previous.keys += keys
-            previous.description = re.sub(r"\s*\d+$", "", previous.description) + " (by number)"
+            previous.description = re.sub(r"\s*(\d+|\(by number\))$", "", previous.description) + " (by number)"
             continue
         text = binding.tooltip or binding.description or name.replace("_", " ")
         row = HelpRow(title, keys, text, binding.id or "", binding.action)
@@ -213,11 +214,16 @@ def all_binding_ids(app_class: type[App]) -> set[str]:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key, grouped by where it works; type to filter."""
+    """Every key, grouped by where it works; what is typed filters at once (the filter has the
+    focus; the arrows and page keys move in the table from there)."""
 
     BINDINGS = [
         Binding("escape,f1", "close", "Close", id="help.close"),
         Binding("slash", "focus_filter", "Filter", id="help.filter"),
+        Binding("up", "move(-1)", "Up", show=False, id="help.up"),
+        Binding("down", "move(1)", "Down", show=False, id="help.down"),
+        Binding("pageup", "move(-10)", "Page up", show=False, id="help.page_up"),
+        Binding("pagedown", "move(10)", "Page down", show=False, id="help.page_down"),
     ]
 
     CSS = """
@@ -251,7 +257,10 @@ class HelpScreen(ModalScreen[None]):
             yield Input(placeholder="filter: a key, an action or an id", id="help-filter")
             yield DataTable(id="help-table", cursor_type="row", zebra_stripes=False, show_cursor=True)
             yield Static(
-                Content.styled('esc close · / filter · rebind a key in the config file: [keymap] "id" = "keys"', "dim"),
+                Content.styled(
+                    'type to filter · ↑↓ move · esc close · rebind a key in the config file: [keymap] "id" = "keys"',
+                    "dim",
+                ),
                 id="help-hint",
             )
 
@@ -262,7 +271,7 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("action", width=52, key="action")
         table.add_column("id (to rebind)", width=28, key="id")
         self.show_rows("")
-        table.focus()
+        self.query_one("#help-filter", Input).focus()
 
     def key_text(self, keys: list[str]) -> str:
         return "  ".join(self.app.get_key_display(Binding(key, "")) for key in keys)
@@ -271,6 +280,8 @@ class HelpScreen(ModalScreen[None]):
         table = self.query_one("#help-table", DataTable)
         table.clear()
         needle = text.strip().casefold()
+        if len(needle) > 1 and needle.startswith("/"):
+            needle = needle[1:]  # (the filter's old key, typed by habit: "/copy" is "copy")
         for group in self.groups:
             rows = [
                 row
@@ -303,6 +314,12 @@ class HelpScreen(ModalScreen[None]):
 
     def action_focus_filter(self) -> None:
         self.query_one("#help-filter", Input).focus()
+
+    def action_move(self, rows: int) -> None:
+        """The arrows and page keys in the filter move the table's cursor (the table takes
+        its own when it has the focus)."""
+        table = self.query_one("#help-table", DataTable)
+        table.move_cursor(row=min(max(table.cursor_row + rows, 0), max(table.row_count - 1, 0)))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -28,7 +28,9 @@ class PromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Content.styled(self.question, "bold"), classes="dialog-title")
-            yield SafeInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            # the cursor at the end, nothing selected: a key typed next (a stray one after the
+            # letter that opened this) adds to the text, in sight, and never replaces it
+            yield SafeInput(value=self.value, placeholder=self.placeholder, id="prompt-input", select_on_focus=False)
             yield Static(Content.styled("enter to save · escape to cancel", "dim"))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -27,6 +27,7 @@ from ..text import clean, plain, pretty_json, relative_time
 from ..widgets.paged_table import PagedTable, cell
 from ..workers import work
 from .cancel_run import CancelRunScreen
+from .confirm import ConfirmScreen
 from .objects_base import ObjectsScreen
 
 if TYPE_CHECKING:
@@ -245,7 +246,16 @@ class RunsScreen(ObjectsScreen[RunsChoice | None]):
         if run.active:
             self.set_status("This run is not over yet: join it (j), or cancel it (c) first.", "$warning")
             return
-        self.dismiss(RunsChoice("again", run))
+        question = Content.assemble(
+            "Run again with the same input and options?\n",
+            ("A new run on this thread: its replies join the conversation.", "dim"),
+        )
+        self.app.push_screen(ConfirmScreen(question, "Run again"), callback=lambda yes: self._run_again(run, yes))
+
+    def _run_again(self, run: RunInfo, confirmed: bool | None) -> None:
+        """`a` runs the graph: asked first, so a stray a changes nothing."""
+        if confirmed:
+            self.dismiss(RunsChoice("again", run))
 
     def action_cancel_run(self) -> None:
         run = self.highlighted_run()

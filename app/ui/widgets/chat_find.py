@@ -1,6 +1,7 @@
-"""The chat's find bar (#chat-find): ctrl+f in the chat opens it; what is typed is marked in
-the whole thread, enter goes to the next match (shift+enter or ctrl+p the previous), and
-escape closes it and takes the marks away (n and N go on from the chat while it is open)."""
+"""The chat's find bar (#chat-find): ctrl+f anywhere on the main screen opens it (the
+conversation's main.find); what is typed is marked in the whole thread, enter goes to the next
+match (shift+enter or ctrl+p the previous), and escape closes it, takes the marks away and gives
+the focus back to where ctrl+f was pressed (n and N go on from the chat while it is open)."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ class ChatFind(Horizontal):
         elif not count:
             text = Content.styled("no match", "$text-warning")
         else:
-            text = Content(f"{current} of {count}" if current else f"{count} matches")
+            text = Content(f"{current} of {count}" if current else f"{count} match{'es' if count > 1 else ''}")
         self.query_one("#chat-find-count", Static).update(text)
 
     def on_input_changed(self, event: SafeInput.Changed) -> None:

@@ -551,15 +551,17 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             self.refresh()
             self.screen.focus_next() if step > 0 else self.screen.focus_previous()
             return
-        line_no, self.cursor = found
-        self._show_line(line_no)
+        self._cursor_at, self.cursor = found
+        self._show_line(self._cursor_at)
         self.refresh()
+
+    _cursor_at: int | None = None  # the line tab put the cursor on (not the same link's first line)
 
     def _cursor_line(self) -> int | None:
         if self.cursor is None:
             return None
-        top = self._first_line
-        for line_no in range(top, top + self.size.height):
+        view = range(self._first_line, self._first_line + self.size.height)
+        for line_no in [self._cursor_at, *view] if self._cursor_at in view else view:
             found = self.line_at(line_no)
             if found is not None and found[1].target == self.cursor:
                 return line_no

@@ -244,12 +244,25 @@ class ThreadList(ScrollView, can_focus=True):
         self._drawn.discard(thread_id)
         self._hover_row = None
         self._rows_changed()
-        if keep != thread_id and (kept := self.index_of(keep)) is not None:
+        if keep == thread_id:  # the cursor was on it: the next row takes it (else the one before), and opens
+            self.highlighted = None
+            self.highlighted = min(index, len(self.threads) - 1) if self.threads else None
+        elif (kept := self.index_of(keep)) is not None:
             with self.prevent(self.Chosen):  # the same thread, open already
                 self.highlighted = kept
-        else:
-            self.highlighted = self.highlighted  # the row that took its place, if any
         return True
+
+    def move_thread(self, thread_id: str, index: int) -> None:
+        """Move a held row to `index` among the others (its place in the sort changed): the
+        cursor stays on the thread it was on, and no thread opens."""
+        moved = self.thread(thread_id)
+        if moved is None:
+            return
+        rows = [thread for thread in self.threads if thread.thread_id != thread_id]
+        rows.insert(index, moved)
+        keep, anchor = self.highlighted_thread_id or self._lost, self._anchor()
+        self.window.replace(rows)
+        self._refill(keep, anchor)
 
     def thread(self, thread_id: str) -> ThreadSummary | None:
         index = self.index_of(thread_id)
