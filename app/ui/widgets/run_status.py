@@ -129,10 +129,10 @@ class RunStatus(Static):
             if detail:
                 parts.append((1, Content(detail + " ")))
         if self.state == "running" or self.elapsed:
-            rate = self.events / self.elapsed if self.elapsed > 0.2 else 0.0
             parts.append((3, Content.styled(f"· {self.elapsed:4.1f}s", "dim")))
             parts.append((6, Content.styled(f" · {self.events} events", "dim")))
-            parts.append((7, Content.styled(f" · {rate:,.0f}/s", "dim")))
+            if self.elapsed > 0.2:  # (a rate over a blink of time says nothing)
+                parts.append((7, Content.styled(f" · {self.events / self.elapsed:,.0f}/s", "dim")))
         if self.usage and self.state != "running":
             parts.append((5, Content.styled(f" · {clean(self.usage)}", "dim")))
         return parts
