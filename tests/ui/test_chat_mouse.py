@@ -13,7 +13,7 @@ from support.driving import make_app, open_tagged, screen_lines, tag, wait_for, 
 from textual import events
 from textual.geometry import Offset
 from threadbench.thread_import import supersteps_from_messages
-from threadbench.ui.widgets.chat_entries import EDGE
+from threadbench.ui.widgets.chat_entries import EDGE, ChatLine
 from threadbench.ui.widgets.chat_log import ChatLog
 
 pytestmark = pytest.mark.server
@@ -91,6 +91,11 @@ async def drag(pilot, start: Offset, end: Offset) -> str | None:
     return app.screen.get_selected_text()
 
 
+def drawn_lines(chat: ChatLog) -> list[ChatLine]:
+    """Every line of the thread, as drawn for the chat's width."""
+    return [found[1] for n in range(chat.virtual_size.height) if (found := chat.line_at(n))]
+
+
 def middle(region) -> Offset:
     return Offset(region.x + region.width // 2, region.y + region.height // 2)
 
@@ -109,7 +114,7 @@ async def test_drags_between_many_points_never_crash_and_take_only_the_lines_tex
     app = make_app(server_url)
     async with app.run_test(size=(140, 40)) as pilot:  # (the thread taller than the view)
         chat = await open_thread(pilot, server_url)
-        drawn = [found[1].content.plain for n in range(chat.virtual_size.height) if (found := chat.line_at(n))]
+        drawn = [line.content.plain for line in drawn_lines(chat)]
         region, screen = chat.scrollable_content_region, app.screen
         inside = [
             Offset(x, y)
@@ -158,9 +163,11 @@ async def test_known_drags_select_what_was_dragged_over(server_url):
         two = where(app, chat, "two plans")
         assert await drag(pilot, two, Offset(left + 10, two.y + 1)) == "two plans and show me the code."
         # across messages and folds: each line's text, no gutter, a margin an empty line
-        assert await drag(pilot, where(app, chat, "look them"), where(app, chat, "Plan B costs 5", 5)) == (
+        title = next(line.content.plain for line in drawn_lines(chat) if "▼ tool result" in line.content.plain)
+        assert title.startswith(" ▼ tool result search  Plan A costs 3. Plan B costs")  # (as far as the width goes)
+        assert await drag(pilot, where(app, chat, "look them"), where(app, chat, "Plan B costs 5.", 5)) == (
             'look them up.\n ▼ tool call search  {"query": "plan costs"} \n\n{\n  "query": "plan costs"\n}\n\n'
-            " ▼ tool result search  Plan A costs 3. Plan B costs…\n\nPlan A costs 3.\nPlan B"
+            f"{title}\n\nPlan A costs 3.\nPlan B"
         )
         # a table's row, from its gutter
         row = where(app, chat, "│ A")
