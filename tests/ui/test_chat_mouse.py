@@ -1,7 +1,7 @@
 """The mouse never crashes the app (issue 54): drags across a real thread drawn in the chat
-(messages, open folds, a code block wider than the view, a table, the gutter, past the end
-of a line, out of the chat and off the screen) select what the person dragged over, without
-the gutters."""
+(messages, open folds, a code block wider than the view, a table, the gutter, the padding,
+past the end of a line, out of the chat and off the screen) select what the person dragged
+over, without the gutters; a drag that starts or ends left of a line's text takes it whole."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from support.driving import make_app, open_tagged, screen_lines, tag, wait_for, 
 from textual import events
 from textual.geometry import Offset
 from threadbench.thread_import import supersteps_from_messages
-from threadbench.ui.widgets.chat_entries import EDGE
+from threadbench.ui.widgets.chat_entries import EDGE, ChatLine
 from threadbench.ui.widgets.chat_log import ChatLog
 
 pytestmark = pytest.mark.server
@@ -91,6 +91,11 @@ async def drag(pilot, start: Offset, end: Offset) -> str | None:
     return app.screen.get_selected_text()
 
 
+def drawn_lines(chat: ChatLog) -> list[ChatLine]:
+    """Every line of the thread, as drawn for the chat's width."""
+    return [found[1] for n in range(chat.virtual_size.height) if (found := chat.line_at(n))]
+
+
 def middle(region) -> Offset:
     return Offset(region.x + region.width // 2, region.y + region.height // 2)
 
@@ -109,13 +114,13 @@ async def test_drags_between_many_points_never_crash_and_take_only_the_lines_tex
     app = make_app(server_url)
     async with app.run_test(size=(140, 40)) as pilot:  # (the thread taller than the view)
         chat = await open_thread(pilot, server_url)
-        drawn = [found[1].content.plain for n in range(chat.virtual_size.height) if (found := chat.line_at(n))]
+        drawn = [line.content.plain for line in drawn_lines(chat)]
         region, screen = chat.scrollable_content_region, app.screen
         inside = [
             Offset(x, y)
             for y in range(region.y, region.bottom, 5)
-            for x in (region.x - 1, region.x, region.x + 3, region.x + 20, region.right - 1, region.right + 1)
-        ]  # the padding, the gutter, the text, past a line's end, the scrollbar
+            for x in (region.x, region.x + 1, region.x + 3, region.x + 20, region.right - 1, region.right + 1)
+        ]  # the padding (drawn by the chat: its inset), the gutter, the text, past a line's end, the scrollbar
         outside = [Offset(region.x + 5, 0), Offset(region.x + 5, 60), Offset(150, region.y + 5), Offset(-3, -3)]
         for widget_id in ("#sidebar", "#inspector", "#composer", "#run-status"):
             if (widget := screen.query_one(widget_id)).display and widget.region:
@@ -138,7 +143,7 @@ async def test_known_drags_select_what_was_dragged_over(server_url):
     app = make_app(server_url)
     async with app.run_test(size=(140, 80)) as pilot:  # (the whole thread in view: nothing auto-scrolls)
         chat = await open_thread(pilot, server_url)
-        left = chat.scrollable_content_region.x  # (the gutter's first cell)
+        left = chat.scrollable_content_region.x + chat.inset  # (the gutter's first cell)
 
         # within a line, the cell under the end included; past a line's end (it crashed)
         assert await drag(pilot, where(app, chat, "two plans"), where(app, chat, "code.", 4)) == (
@@ -152,15 +157,17 @@ async def test_known_drags_select_what_was_dragged_over(server_url):
         whole = "First I weigh the plans.\nThen I search for their costs."
         assert await drag(pilot, first, then) == whole
         assert await drag(pilot, then, first) == whole
-        # from the gutter: no gutter taken (the screen counts a cell with no place in the text
-        # as the line's end), and from a margin's blank row: as far as it, not the thread's end
-        assert await drag(pilot, Offset(left, first.y), then) == "\nThen I search for their costs."
+        # from the gutter: the line whole, no gutter taken (test_drags_from_and_to_the_edge_of_a_line
+        # has more), and from a margin's blank row: as far as it, not the thread's end
+        assert await drag(pilot, Offset(left, first.y), then) == whole
         two = where(app, chat, "two plans")
         assert await drag(pilot, two, Offset(left + 10, two.y + 1)) == "two plans and show me the code."
         # across messages and folds: each line's text, no gutter, a margin an empty line
-        assert await drag(pilot, where(app, chat, "look them"), where(app, chat, "Plan B costs 5", 5)) == (
+        title = next(line.content.plain for line in drawn_lines(chat) if "▼ tool result" in line.content.plain)
+        assert title.startswith(" ▼ tool result search  Plan A costs 3. Plan B costs")  # (as far as the width goes)
+        assert await drag(pilot, where(app, chat, "look them"), where(app, chat, "Plan B costs 5.", 5)) == (
             'look them up.\n ▼ tool call search  {"query": "plan costs"} \n\n{\n  "query": "plan costs"\n}\n\n'
-            " ▼ tool result search  Plan A costs 3. Plan B costs…\n\nPlan A costs 3.\nPlan B"
+            f"{title}\n\nPlan A costs 3.\nPlan B"
         )
         # a table's row, from its gutter
         row = where(app, chat, "│ A")
@@ -181,6 +188,58 @@ async def test_known_drags_select_what_was_dragged_over(server_url):
         opened = set(chat.opened)
         await drag(pilot, where(app, chat, "Plan B costs 5"), where(app, chat, "▼ tool call"))
         assert chat.opened == opened
+
+
+def backgrounds(chat: ChatLog, y: int) -> list[tuple[str, object]]:
+    """Each cell of the chat's screen row `y`: its character and its background."""
+    return [(char, segment.style.bgcolor) for segment in chat.render_line(y - chat.region.y) for char in segment.text]
+
+
+def lit(chat: ChatLog, y: int, before: list[tuple[str, object]]) -> str:
+    """The characters of the chat's screen row `y` drawn on another background than `before`
+    (the row with nothing selected): what the selection lights."""
+    now = backgrounds(chat, y)
+    return "".join(char for (char, back), (_, was) in zip(now, before, strict=True) if back != was)
+
+
+async def test_drags_from_and_to_the_edge_of_a_line_take_it_whole(server_url):
+    """A drag that starts or ends left of a line's text, in its gutter or in the chat's left
+    padding, takes that line whole (from its start, or to its end) and no gutter. The chat
+    is scrolled: Textual counted a drag from its own padding by the view's row, not the
+    thread's line (the chat draws that column itself now, its inset)."""
+    app = make_app(server_url)
+    async with app.run_test(size=(140, 40)) as pilot:
+        chat = await open_thread(pilot, server_url)
+        chat.scroll_to(y=3)
+        await wait_for(pilot, lambda: chat.scroll_y == 3, what="the chat scrolled")
+        first, then = where(app, chat, "First I weigh"), where(app, chat, "Then I search")  # (an open fold's body)
+        pad = chat.region.x
+        assert chat.inset == 1 and chat.scrollable_content_region.x == pad, "the padding column is the chat's own"
+        assert screen_lines(app)[first.y][pad : first.x] == " █   "
+        whole = "First I weigh the plans.\nThen I search for their costs."
+        for x in (pad, pad + 1, first.x - 1):  # the padding, the gutter's edge, its last cell
+            edge_first, edge_then = Offset(x, first.y), Offset(x, then.y)
+            for a, b, selected in (
+                (edge_first, then + (3, 0), "First I weigh the plans.\nThen"),  # from a line's edge: from its start
+                (first + (8, 0), edge_then, "weigh the plans.\nThen I search for their costs."),  # to it: to its end
+                (edge_first, edge_then, whole),
+                (edge_first, Offset(pad + 1, then.y), whole),  # (the padding to the gutter)
+                (edge_then, then + (3, 0), "Then"),  # within a line
+            ):
+                assert await drag(pilot, a, b) == selected, (a, b)
+                assert await drag(pilot, b, a) == selected, (b, a)
+        # what is lit is what is copied: the text whole, not the padding nor the gutter
+        app.screen.clear_selection()
+        rows = {y: backgrounds(chat, y) for y in (first.y, then.y)}
+        await drag(pilot, Offset(pad, then.y), Offset(pad, first.y))
+        assert [lit(chat, y, rows[y]) for y in (first.y, then.y)] == whole.split("\n")
+        # across messages and a margin's row, from its padding to a line's gutter
+        margin = where(app, chat, "▼ tool result") + (0, -1)
+        title = next(line.content.plain for line in drawn_lines(chat) if "▼ tool result" in line.content.plain)
+        under = Offset(pad + 1, margin.y + 3)  # ("Plan A costs 3.")
+        assert await drag(pilot, Offset(pad, margin.y), under) == f"\n{title}\n\nPlan A costs 3."
+        brace = Offset(pad + 1, margin.y - 3)  # (to the margin's row: its empty line, which the screen strips)
+        assert await drag(pilot, brace, Offset(pad, margin.y)) == '{\n  "query": "plan costs"\n}'
 
 
 async def mouse_over(pilot, widget) -> None:

@@ -103,7 +103,7 @@ class Conversation(ConversationRuns, ObjectScreens):
 
     def compose(self) -> ComposeResult:
         yield Static(id="chat-header")
-        yield ChatLog(id="chat-log")
+        yield ChatLog(id="chat-log", inset=1)  # (its left padding: a drag from it selects from its line)
         yield ChatFind(id="chat-find")
         with Horizontal(id="status-row"):
             yield RunStatus(id="run-status")

@@ -29,13 +29,13 @@ from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
-from textual.selection import Selection
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 
 from ...models import ChatMessage, ToolCallChunk
 from .chat_entries import NO_GUTTER, ChatLine, Entry, MessageEntry, Notice
 from .chat_finding import FindsInThread
+from .chat_selecting import LINE_EDGE, SelectsInThread, text_span
 from .chat_streaming import StreamsIntoChat
 from .drawn_lines import Look
 from .markdown_drawing import MARKDOWN_COMPONENTS, markdown_css
@@ -51,7 +51,7 @@ MAX_PAGES = 8
 """...which scrolls a page more every ten repeats, up to this many a step."""
 
 
-class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
+class ChatLog(StreamsIntoChat, FindsInThread, SelectsInThread, ScrollView, can_focus=True):
     COMPONENT_CLASSES = MARKDOWN_COMPONENTS | set(
         "human system edge-human edge-ai edge-other edge-error notice notice-error notice-answer"
         " fold fold-cursor tool-text match match-current banner".split()
@@ -97,15 +97,18 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         Binding("N", "find_next(-1)", "Previous match", show=False),
     ]
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, *, inset: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.inset = inset
+        """Blank cells drawn at the left of each row, as part of its line: the view's left padding
+        (a drag from the padding Textual draws starts on the view's row, not the thread's line)."""
         self.entries: list[Entry] = []
         self._rows = RunningHeights()  # each entry's height, with its margin
         self._drawn: OrderedDict[int, tuple[tuple, list[ChatLine], Entry]] = OrderedDict()  # id(entry) ->
         self._drawn_lines = 0
         self._wide = 0  # the widest code line drawn (the view scrolls sideways that far)
         self._strips: LRUCache[tuple, Strip] = LRUCache(STRIPS)  # a line's text rendered
-        self._gutters: dict[int, Strip] = {}  # id(gutter) -> (a handful, never freed: chat_entries.gutter_of)
+        self._edges: dict[int, Strip] = {}  # id(gutter) -> the inset and it (a handful: chat_entries.gutter_of)
         self._named: dict[str, VisualStyle] = {}  # the styles the lines name (".fold-cursor"), for the theme
         self._link_style = RichStyle()
         self._width = 0
@@ -244,7 +247,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         """The width lines are drawn for: left of the vertical scrollbar, whose room is kept
         whether it shows or not (the stable gutter), so a thread that grows past the view's
         height is not drawn again narrower."""
-        return self.scrollable_content_region.width
+        return self.scrollable_content_region.width - self.inset
 
     @property
     def _banner_rows(self) -> int:
@@ -323,7 +326,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         if blank != self._blank:
             self._blank = blank
             self.refresh()  # (the lines move down or up the view)
-        width = self._wide if self._wide > self._width else 0  # (sideways only for code wider than the view)
+        width = self._wide + self.inset if self._wide > self._width else 0  # (sideways: code wider than the view)
         size = Size(width, total + self._banner_rows)
         old, view = self.virtual_size, self.size.height
         if size == old:
@@ -348,7 +351,7 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._gutters.clear()
+        self._edges.clear()
         self._named.clear()
         self._link_style = self.link_style
         look = Look(light=not self.app.current_theme.dark, ansi=self.app.native_ansi_color)
@@ -386,11 +389,13 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         banner = self._banner_lines()
         if y < len(banner):  # (a drag from it starts at the first line under it)
-            return self._line_strip(banner[y], -1, self._width, ".banner").apply_offsets(0, max(0, self._first_line))
+            strip = self._line_strip(banner[y], -1, self._width, ".banner")
+            return strip.apply_offsets(LINE_EDGE, max(0, self._first_line))
         line_no = round(self.scroll_y) + y - self._frame_top
         found = self.line_at(line_no)
-        if found is None:  # (a margin, or the blank rows above a short thread: a drag's end too)
-            return Strip.blank(self._width, self.visual_style.rich_style).apply_offsets(0, max(0, line_no))
+        if found is None:  # (a margin, or the blank rows above a short thread: the first line's edge)
+            blank = Strip.join([self._edge(NO_GUTTER), Strip.blank(self._width, self.visual_style.rich_style)])
+            return blank.apply_offsets(LINE_EDGE, max(0, line_no))
         return self._line_strip(found[1], line_no, self._width)
 
     def line_at(self, line_no: int) -> tuple[int, ChatLine] | None:
@@ -408,9 +413,9 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
         return index, lines[row]
 
     def _line_strip(self, line: ChatLine, line_no: int, width: int, fill: str = "") -> Strip:
-        """A line rendered: its gutter, then its text (marked with where it is in the thread,
-        for a selection: the gutter is no part of it). Kept by the line and where it is: as a
-        reply streams, the lines above it only move up the view."""
+        """A line rendered: the inset, its gutter, then its text, each cell marked with where it
+        is in the thread, for a selection (the inset and the gutter: LINE_EDGE). Kept by the line
+        and where it is: as a reply streams, the lines above it only move up the view."""
         scroll_x = round(self.scroll_x) if line.wide else 0
         selection = self.text_selection
         span = selection.get_span(line_no) if selection is not None and line_no >= 0 else None
@@ -424,21 +429,26 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             content = content.stylize(".match-current" if current else ".match", start, end)
         if span is not None:  # (by character, as the screen counts a selection's offsets)
             lit = VisualStyle.from_styles(self.screen.get_component_styles("screen--selection"))
-            content = content.expand_tabs(8).stylize(lit, span[0], None if span[1] == -1 else span[1])
+            content = content.expand_tabs(8).stylize(lit, *text_span(span))
         fill = fill or line.fill
         base = self.get_visual_style(fill.lstrip(".")) if fill else self.visual_style  # (over the view's own)
         room = max(0, width - line.gutter.cell_length)
         text = self._strip_of(content, base).crop_extend(scroll_x, scroll_x + room, base.rich_style)
-        gutter = self._gutters.get(id(line.gutter))  # (by the object: Content compares by its text alone)
-        if gutter is None:
-            gutter = self._strip_of(line.gutter, self.visual_style)
-            self._gutters[id(line.gutter)] = gutter
+        edge = self._edge(line.gutter)
         if line_no >= 0:
-            text = text.apply_offsets(scroll_x, line_no)
-        strip = Strip.join([gutter, text]).crop(0, width)
+            text, edge = text.apply_offsets(scroll_x, line_no), edge.apply_offsets(LINE_EDGE, line_no)
+        strip = Strip.join([edge, text]).crop(0, self.inset + width)
         if span is None:
             self._strips[key] = strip
         return strip
+
+    def _edge(self, gutter: Content) -> Strip:
+        """The inset, then `gutter` (kept by the object: Content compares by its text alone)."""
+        edge = self._edges.get(id(gutter))
+        if edge is None:
+            inset = Strip.blank(self.inset, self.visual_style.rich_style) if self.inset else Strip([])
+            edge = self._edges[id(gutter)] = Strip.join([inset, self._strip_of(gutter, self.visual_style)])
+        return edge
 
     def _strip_of(self, content: Content, style: VisualStyle) -> Strip:
         """`content` as one line over `style`: what Visual.to_strips gives a line that is not
@@ -463,30 +473,6 @@ class ChatLog(StreamsIntoChat, FindsInThread, ScrollView, can_focus=True):
             style = self.get_visual_style(name[1:], partial=True) if name.startswith(".") else VisualStyle.parse(name)
             self._named[name] = style
         return style
-
-    def selection_updated(self, selection: Selection | None) -> None:
-        self.refresh()
-
-    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        """What a drag across the chat selected: the lines' text, without their gutters."""
-        start, end = selection
-        if start is None and end is None:
-            return self.text(), "\n"
-        total = self._rows.total
-        first = start.y if start is not None else 0
-        last = end.y if end is not None else total - 1
-        texts = []
-        for line_no in range(first, min(last, total - 1) + 1):
-            found = self.line_at(line_no)
-            texts.append(found[1].content.expand_tabs(8).plain if found is not None else "")  # (as drawn)
-        if not texts:
-            return "", "\n"
-        # (cut here: Selection.extract's splitlines drops a last empty line: a drag to a margin took nothing)
-        if end is not None and last < total:
-            texts[-1] = texts[-1][: end.x]
-        if start is not None:
-            texts[0] = texts[0][start.x :]
-        return "\n".join(texts), "\n"
 
     # -- keys and the mouse -----------------------------------------------------------------------
 
