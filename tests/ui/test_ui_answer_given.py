@@ -203,7 +203,7 @@ async def test_refresh_and_rename_do_not_open_the_question(server_url):
         assert isinstance(app.screen, MainScreen), "ctrl+r opened the question"
         await pilot.press("r")
         await wait_for(pilot, lambda: isinstance(app.screen, PromptScreen), what="the rename dialog")
-        await pilot.press(*"renamed", "enter")
+        await pilot.press("ctrl+u", *"renamed", "enter")  # (the cursor is at the title's end: cleared first)
         await wait_for(
             pilot, lambda: app.screen.sidebar.thread_list.thread(thread_id).title == "renamed", what="the new title"
         )
