@@ -347,17 +347,22 @@ def test_new_thread_refused_keeps_what_was_typed(seeded, snap_compare):
     assert snap_compare(make_snapshot_app(seeded), terminal_size=TERMINAL, run_before=run_before)
 
 
+async def open_past_thread(pilot) -> None:
+    """The thread of two checkpoints open, its timeline loaded."""
+    await wait_ready(pilot)
+    screen = pilot.app.screen
+    screen.query_one("#thread-search").value = "suite=snap-past"
+    threads = screen.query_one("#thread-list", ThreadList)
+    await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [PAST_THREAD], what="the thread")
+    threads.highlighted = 0
+    await wait_for(pilot, lambda: len(screen.inspector.timeline.model.rows) >= 2, what="the timeline")
+
+
 def test_past_view_of_the_chat(seeded, snap_compare):
     async def run_before(pilot):
-        app = pilot.app
-        await wait_ready(pilot)
-        screen = app.screen
-        screen.query_one("#thread-search").value = "suite=snap-past"
-        threads = screen.query_one("#thread-list", ThreadList)
-        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [PAST_THREAD], what="the thread")
-        threads.highlighted = 0
-        threads.focus()
-        await wait_for(pilot, lambda: len(screen.inspector.timeline.model.rows) >= 2, what="the timeline")
+        await open_past_thread(pilot)
+        screen = pilot.app.screen
+        screen.sidebar.thread_list.focus()
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: screen.inspector.is_past_view, what="the past view")
         await settle(pilot)

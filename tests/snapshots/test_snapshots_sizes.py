@@ -5,13 +5,12 @@ chat keeps its columns (40 at 80, 60 at 120) and the side panes give way (pane_l
 from __future__ import annotations
 
 import pytest
-from support.driving import make_snapshot_app, settle, wait_for, wait_ready
-from test_snapshots_main import PAST_THREAD, TOOLS_THREAD, open_thread
+from support.driving import make_snapshot_app, settle, wait_for
+from test_snapshots_main import TOOLS_THREAD, open_past_thread, open_thread
 from test_snapshots_main import seeded as seeded  # (the module's fixture, used here too)
 from threadbench.human_input import pending_from_value
 from threadbench.ui.screens.help import HelpScreen
 from threadbench.ui.screens.human_input import HumanInputScreen
-from threadbench.ui.widgets.thread_list import ThreadList
 
 pytestmark = pytest.mark.server
 
@@ -50,14 +49,8 @@ def test_the_timeline(seeded, snap_compare, size):
     """The timeline's tab, focused: beside the chat at 200, over it where it does not fit."""
 
     async def run_before(pilot):
-        app = pilot.app
-        await wait_ready(pilot)
-        screen = app.screen
-        screen.query_one("#thread-search").value = "suite=snap-past"
-        threads = screen.query_one("#thread-list", ThreadList)
-        await wait_for(pilot, lambda: [t.thread_id for t in threads.threads] == [PAST_THREAD], what="the thread")
-        threads.highlighted = 0
-        await wait_for(pilot, lambda: len(screen.inspector.timeline.model.rows) >= 2, what="the timeline")
+        await open_past_thread(pilot)
+        screen = pilot.app.screen
         screen.inspector.active = "tab-timeline"
         screen.inspector.timeline.focus()
         await settle(pilot)
