@@ -8,7 +8,9 @@ opens the new head). It lays the regions out and routes their keys: each region 
 keys whose action it owns (`SCREEN_KEYS`) and implements them; the screen binds them all
 (main_keys.py), so they act wherever the focus is, and runs each on its region through one
 action, `region(id, action)`. Its own keys are those that span the regions: refresh (the list
-and the open thread), compare side by side and fan out. It forwards nothing: what reads or
+and the open thread), compare side by side and fan out, and those that lay them out at the
+screen's width (pane_layout.py: the thread list and the inspector shown, hidden or over the
+chat; the focused pane zoomed). It forwards nothing: what reads or
 drives a region's state (the app, tests, the bench) goes to the region (`screen.sidebar`,
 `screen.conversation`, `screen.connection`, `screen.inspector`).
 """
