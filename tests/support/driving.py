@@ -241,9 +241,10 @@ async def submit_search(pilot) -> None:
     await pilot.pause()
 
 
-async def send_in_new_thread(pilot, text: str) -> None:
+async def new_thread(pilot):
     """Create a thread with the new-thread dialog (ctrl+n, which works wherever the focus is:
-    on a server with no thread yet the composer has it, and n would be typed) and send `text`."""
+    on a server with no thread yet the composer has it, and n would be typed); its composer,
+    focused."""
     from threadbench.ui.main_screen import MainScreen
     from threadbench.ui.screens.new_thread import NewThreadScreen
     from threadbench.ui.widgets.composer import Composer
@@ -257,8 +258,30 @@ async def send_in_new_thread(pilot, text: str) -> None:
         lambda: isinstance(app.screen, MainScreen) and app.screen.conversation.thread_id is not None,
         what="the new thread open",
     )
-    app.screen.query_one(Composer).focus()
+    composer = app.screen.query_one(Composer)
+    composer.focus()
+    return composer
+
+
+async def send_in_new_thread(pilot, text: str) -> None:
+    """A new thread (new_thread), and `text` sent in it."""
+    await new_thread(pilot)
     await pilot.press(*text, "enter")
+
+
+async def tagged_threads(url: str, metadata: dict[str, str], count: int = 1) -> list[str]:
+    """`count` threads of the demo agent carrying `metadata`, each with one exchange, the newest first."""
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    made = []
+    for n in range(count):
+        thread = await client.threads.create(metadata=metadata)
+        await client.runs.wait(
+            thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": f"hello {n}"}]}
+        )
+        made.append(thread["thread_id"])
+    return made[::-1]
 
 
 def _chat(app):

@@ -5,25 +5,11 @@ thread that ran moves where the sort puts it ("updated ↓": the top)."""
 from __future__ import annotations
 
 import pytest
-from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, submit_search, tag, wait_for, wait_ready
+from support.driving import TERMINAL, make_app, submit_search, tag, tagged_threads, wait_for, wait_ready
 from threadbench.ui.screens.confirm import ConfirmScreen
 from threadbench.ui.widgets.composer import Composer
 
 pytestmark = pytest.mark.server
-
-
-async def tagged_threads(url: str, metadata: dict[str, str], count: int) -> list[str]:
-    """`count` threads carrying `metadata`, each with one exchange, the newest first."""
-    client = get_client(url=url)
-    made = []
-    for n in range(count):
-        thread = await client.threads.create(metadata=metadata)
-        await client.runs.wait(
-            thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": f"hello {n}"}]}
-        )
-        made.append(thread["thread_id"])
-    return made[::-1]
 
 
 async def show_tagged(pilot, metadata: dict[str, str], ids: list[str]):

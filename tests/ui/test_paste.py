@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import pytest
 from support.compat import needs_compat
-from support.driving import TERMINAL, make_app, wait_for, wait_ready
+from support.driving import TERMINAL, make_app, new_thread, wait_for, wait_ready
 from textual import events
 from textual._xterm_parser import XTermParser
-from threadbench.ui.main_screen import MainScreen
-from threadbench.ui.screens.new_thread import NewThreadScreen
 from threadbench.ui.textual_compat.pastes import PasteGuard, guard_pastes
-from threadbench.ui.widgets.composer import Composer
 
 TMUX_PASTE = "\x1b[200~a\x07b\x1bc\x1b[201~"
 """What `tmux paste-buffer -p` sent for a buffer of a, BEL, b, ESC, c (read with od)."""
@@ -49,15 +46,8 @@ async def test_a_paste_shows_its_control_characters_and_sends_them_as_shown(serv
         search.focus()
         app.post_message(events.Paste("x\x07y"))
         await wait_for(pilot, lambda: search.value == "x␇y", what="the paste in the search box")
-        await pilot.press("ctrl+n")
-        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the new-thread dialog")
-        await pilot.press("ctrl+s")
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.conversation.thread_id, what="it open"
-        )
+        composer = await new_thread(pilot)
         thread_id = app.screen.conversation.thread_id
-        composer = app.screen.query_one(Composer)
-        composer.focus()
         await pilot.pause()
         app.post_message(events.Paste("a\x07b\x1bc\r\nd"))
         await wait_for(pilot, lambda: composer.text == "a␇b␛c\nd", what="the paste in the composer, as it shows")

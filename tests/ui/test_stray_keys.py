@@ -7,7 +7,18 @@ from __future__ import annotations
 
 import pytest
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, notices, open_tagged, press_at_once, settle, tag, wait_for, wait_ready
+from support.driving import (
+    TERMINAL,
+    make_app,
+    notices,
+    open_tagged,
+    press_at_once,
+    settle,
+    tag,
+    tagged_threads,
+    wait_for,
+    wait_ready,
+)
 from textual.widgets import Input
 from threadbench.ui.screens.cancel_run import CancelRunScreen
 from threadbench.ui.screens.confirm import ConfirmScreen
@@ -17,19 +28,6 @@ from threadbench.ui.widgets.composer import Composer
 pytestmark = pytest.mark.server
 
 WORD = '"secretword7"'
-
-
-async def tagged_threads(url: str, metadata: dict[str, str], count: int = 1) -> list[str]:
-    """`count` threads carrying `metadata`, each with one exchange (the newest first)."""
-    client = get_client(url=url)
-    made = []
-    for n in range(count):
-        thread = await client.threads.create(metadata=metadata)
-        await client.runs.wait(
-            thread["thread_id"], "agent", input={"messages": [{"type": "human", "content": f"hello {n}"}]}
-        )
-        made.append(thread["thread_id"])
-    return made[::-1]
 
 
 async def server_view(url: str, metadata: dict[str, str]) -> list[tuple[str, str, object]]:

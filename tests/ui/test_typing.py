@@ -7,27 +7,17 @@ from __future__ import annotations
 import uuid
 
 from langgraph_sdk import get_client
-from support.driving import TERMINAL, make_app, press_at_once, tag, wait_for, wait_ready
-from threadbench.ui.main_screen import MainScreen
-from threadbench.ui.screens.new_thread import NewThreadScreen
+from support.driving import TERMINAL, make_app, new_thread, press_at_once, tag, wait_for, wait_ready
 from threadbench.ui.screens.object_form import ObjectFormScreen
 from threadbench.ui.screens.store import StoreScreen
-from threadbench.ui.widgets.composer import Composer
 
 
 async def test_a_burst_of_keys_ending_in_enter_sends_all_of_them(server_url: str) -> None:
     app = make_app(server_url)
     async with app.run_test(size=TERMINAL) as pilot:
         await wait_ready(pilot)
-        await pilot.press("ctrl+n")
-        await wait_for(pilot, lambda: isinstance(app.screen, NewThreadScreen), what="the new-thread dialog")
-        await pilot.press("ctrl+s")
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, MainScreen) and app.screen.conversation.thread_id, what="it open"
-        )
+        composer = await new_thread(pilot)
         thread_id = app.screen.conversation.thread_id
-        composer = app.screen.query_one(Composer)
-        composer.focus()
         await pilot.pause()
         said = f"where is my order {tag()['suite']}"
         press_at_once(app, *[{" ": "space"}.get(c, c) for c in said], "enter")

@@ -204,17 +204,9 @@ class Inspector(InspectorHistory):
     def event_log(self) -> EventLog:
         return self.query_one("#event-log", EventLog)
 
-    TAB_CONTENT = {
-        "tab-state": "#state-tree",
-        "tab-timeline": "#timeline",
-        "tab-graph": "#graph-view",
-        "tab-events": "#event-log",
-    }
-    """What takes the focus in each tab."""
-
     def focus_content(self) -> None:
         """The focus to the open tab's content (the tree, the timeline, the graph, the events)."""
-        self.query_one(self.TAB_CONTENT.get(self.active, "#state-tree")).focus()
+        self.query_one(TAB_FOCUS.get(self.active, "#state-tree")).focus()
 
     @property
     def is_past_view(self) -> bool:

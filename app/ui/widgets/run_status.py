@@ -89,27 +89,31 @@ class RunStatus(Static):
         self._redraw()
 
     def _redraw(self) -> None:
-        content = self.fitted(self.content_size.width)
-        self.update(content, layout=False)  # (one row at every width: never a layout)
-        self.tooltip = self.full_text
+        parts = self._parts()
+        self.update(self._fit(parts, self.content_size.width), layout=False)  # (one row: never a layout)
+        self.tooltip = _joined(parts).plain.strip()
 
     @property
     def full_text(self) -> str:
         """Everything the status says, however narrow its row (the help screen shows it)."""
-        return Content.assemble(*(part for _, part in self._parts())).plain.strip()
+        return _joined(self._parts()).plain.strip()
 
     def fitted(self, width: int) -> Content:
-        """The status in one row of `width` cells: its parts dropped by priority (the rate, the
-        count, the tokens, the node, the time) until it fits, then what it says cut with "…";
+        """The status in one row of `width` cells (see _fit)."""
+        return self._fit(self._parts(), width)
+
+    @staticmethod
+    def _fit(parts: list[tuple[int, Content]], width: int) -> Content:
+        """`parts` in one row of `width` cells: dropped by priority (the rate, the count, the
+        tokens, the node, the time) until they fit, then what the status says cut with "…";
         the state itself stays."""
-        parts = self._parts()
-        while width and len(parts) > 1 and Content.assemble(*(part for _, part in parts)).cell_length > width:
+        while width and len(parts) > 1 and _joined(parts).cell_length > width:
             droppable = [drop for drop, _ in parts if drop > 1]
             if not droppable:
                 break
             worst = max(droppable)
             parts = [(drop, part) for drop, part in parts if drop != worst]
-        content = Content.assemble(*(part for _, part in parts))
+        content = _joined(parts)
         if width and content.cell_length > width:
             content = content.truncate(width, ellipsis=True)
         return content
@@ -136,3 +140,7 @@ class RunStatus(Static):
         if self.usage and self.state != "running":
             parts.append((5, Content.styled(f" · {clean(self.usage)}", "dim")))
         return parts
+
+
+def _joined(parts: list[tuple[int, Content]]) -> Content:
+    return Content.assemble(*(part for _, part in parts))
